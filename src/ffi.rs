@@ -1,0 +1,189 @@
+//! The course's C ABI: raw arguments in, a heap [`Point`] out.
+//!
+//! This is the only module that touches raw pointers. It turns the judge's arguments into a
+//! validated [`Position`] and hands it to a strategy; whatever happens (bad input, a panic,
+//! a strategy answering nonsense) the caller gets a legal move whenever one exists, and NULL
+//! with one line on stderr only when none can be determined.
+
+use crate::position::{MAX_SIZE, MIN_SIZE, Position};
+use std::ffi::c_int;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Instant;
+
+/// A cell of the board: `x` is the row (0 = top), `y` the column. Layout-compatible with the
+/// course's `class Point { public: int x, y; }`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Point {
+    /// Row, 0 = top.
+    pub x: c_int,
+    /// Column, 0 = left.
+    pub y: c_int,
+}
+
+/// The arguments of `getPoint`, exactly as the judge passed them.
+#[derive(Clone, Copy, Debug)]
+pub struct RawArgs {
+    /// Rows (`M`).
+    pub rows: c_int,
+    /// Columns (`N`).
+    pub cols: c_int,
+    /// `top[N]`, owned by the judge.
+    pub top: *const c_int,
+    /// `_board[M * N]`, owned by the judge.
+    pub board: *const c_int,
+    /// The opponent's last move (row), -1 at the start.
+    pub last_row: c_int,
+    /// The opponent's last move (column), -1 at the start.
+    pub last_col: c_int,
+    /// Blocked cell row.
+    pub blocked_row: c_int,
+    /// Blocked cell column.
+    pub blocked_col: c_int,
+}
+
+/// A validated request: the position plus what the judge said about the last move.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The position, the caller ("machine", value 2) to move as `Side::Us`.
+    pub position: Position,
+    /// The opponent's last move as `(row, col)`, if the judge gave one.
+    pub last_move: Option<(usize, usize)>,
+    /// When `getPoint` was entered: budgets count from here.
+    pub entry: Instant,
+}
+
+/// Answers one `getPoint` call with `strategy`, which returns a column.
+///
+/// Never panics and never unwinds into the caller. Returns a heap `Point` for
+/// [`free_point`], or NULL (with a line on stderr) when no legal move can be determined.
+///
+/// # Safety
+/// `args.top` must be NULL or point to `args.cols` readable ints, and `args.board` NULL or
+/// to `args.rows * args.cols` readable ints, whenever `rows` and `cols` are within
+/// `4..=12` (outside that range nothing is read).
+pub unsafe fn answer(args: RawArgs, strategy: impl FnOnce(&Request) -> usize) -> *mut Point {
+    let entry = Instant::now();
+    // SAFETY: forwarded from this function's contract.
+    let outcome = catch_unwind(AssertUnwindSafe(|| unsafe {
+        decide(args, entry, strategy)
+    }));
+    let point = match outcome {
+        Ok(Ok(point)) => point,
+        Ok(Err(message)) => {
+            eprintln!("gravity4: {message}");
+            return std::ptr::null_mut();
+        }
+        Err(_) => {
+            // The panic message went to stderr already; fall back to any legal move.
+            // SAFETY: as above; `fallback` reads only `top`.
+            match catch_unwind(|| unsafe { legal_points(args) }) {
+                Ok(Ok(legal)) => fallback(args, &legal),
+                _ => {
+                    eprintln!("gravity4: internal error and no legal move could be determined");
+                    return std::ptr::null_mut();
+                }
+            }
+        }
+    };
+    Box::into_raw(Box::new(point))
+}
+
+/// Frees a `Point` returned by [`answer`]. NULL is ignored.
+///
+/// # Safety
+/// `point` must be NULL or a pointer returned by [`answer`] and not freed yet.
+pub unsafe fn free_point(point: *mut Point) {
+    if !point.is_null() {
+        // SAFETY: the pointer came from `Box::into_raw` in `answer` and is freed only once.
+        drop(unsafe { Box::from_raw(point) });
+    }
+}
+
+/// Validates the arguments and asks the strategy; falls back to a legal move when the
+/// board is not a valid position but `top` still says which moves the judge accepts.
+unsafe fn decide(
+    args: RawArgs,
+    entry: Instant,
+    strategy: impl FnOnce(&Request) -> usize,
+) -> Result<Point, String> {
+    // SAFETY: forwarded from `answer`'s contract.
+    let legal = unsafe { legal_points(args) }?;
+    if args.board.is_null() {
+        eprintln!("gravity4: board pointer is NULL; playing a legal move from `top` alone");
+        return Ok(fallback(args, &legal));
+    }
+    let (rows, cols) = (args.rows as usize, args.cols as usize);
+    // SAFETY: non-null and, by contract, `rows * cols` ints long; sizes were range-checked.
+    let board = unsafe { std::slice::from_raw_parts(args.board, rows * cols) };
+    // SAFETY: `legal_points` checked `top` is non-null and the sizes are in range.
+    let top = unsafe { std::slice::from_raw_parts(args.top, cols) };
+    let position = match Position::from_course(
+        i64::from(args.rows),
+        i64::from(args.cols),
+        top,
+        board,
+        i64::from(args.blocked_row),
+        i64::from(args.blocked_col),
+    ) {
+        Ok(position) => position,
+        Err(error) => {
+            eprintln!("gravity4: invalid position ({error}); playing a legal move from `top`");
+            return Ok(fallback(args, &legal));
+        }
+    };
+    let last_move = (args.last_row >= 0 && args.last_col >= 0)
+        .then_some((args.last_row as usize, args.last_col as usize));
+    let request = Request {
+        position,
+        last_move,
+        entry,
+    };
+    let col = strategy(&request);
+    match legal.iter().find(|p| p.y as usize == col) {
+        Some(&point) => Ok(point),
+        None => {
+            eprintln!("gravity4: strategy chose illegal column {col}; playing a legal move");
+            Ok(fallback(args, &legal))
+        }
+    }
+}
+
+/// The moves the judge accepts: `(top[y] - 1, y)` with `1 <= top[y] <= M`, not the blocked cell.
+unsafe fn legal_points(args: RawArgs) -> Result<Vec<Point>, String> {
+    let size_ok = |v: c_int| (MIN_SIZE as c_int..=MAX_SIZE as c_int).contains(&v);
+    if !size_ok(args.rows) || !size_ok(args.cols) {
+        return Err(format!(
+            "board size M={} N={} is outside {MIN_SIZE}..={MAX_SIZE}; no move can be read safely",
+            args.rows, args.cols
+        ));
+    }
+    if args.top.is_null() {
+        return Err("top pointer is NULL; no legal move can be determined".into());
+    }
+    // SAFETY: non-null and, by contract, `cols` ints long (cols was range-checked above).
+    let top = unsafe { std::slice::from_raw_parts(args.top, args.cols as usize) };
+    let legal: Vec<Point> = top
+        .iter()
+        .zip(0..)
+        .map(|(&t, y)| Point { x: t - 1, y })
+        .filter(|p| {
+            (0..args.rows).contains(&p.x) && (p.x, p.y) != (args.blocked_row, args.blocked_col)
+        })
+        .collect();
+    if legal.is_empty() {
+        return Err(format!(
+            "no legal move: every column is full (top = {top:?})"
+        ));
+    }
+    Ok(legal)
+}
+
+/// The legal move nearest the centre column: a safe answer when the board cannot be trusted.
+fn fallback(args: RawArgs, legal: &[Point]) -> Point {
+    let centre2 = args.cols - 1;
+    *legal
+        .iter()
+        .min_by_key(|p| (2 * p.y - centre2).abs())
+        .expect("legal moves are never empty")
+}

@@ -1,0 +1,612 @@
+//! The rules of gravity Connect-4 with one blocked cell, on line bitboards.
+//!
+//! Coordinates follow the course: `row` 0 is the TOP row, `col` 0 the left column, and a
+//! column's next free cell is `top[col] - 1` (so `top[col] == 0` means the column is full).
+//! The blocked cell is never occupied and stones fall past it.
+//!
+//! # Bit layout
+//!
+//! A 12x12 board with a separator column needs 156 bits, more than a `u128`, so instead of one
+//! wide bitboard each side keeps every *line* of the board as its own `u16` mask. A stone at
+//! `(row, col)` sets one bit in four lines:
+//!
+//! ```text
+//!  line index            which cells                  bit of (row, col)
+//!  0  ..12   ROW r       (r, 0) .. (r, 11)            col
+//!  12 ..24   COLUMN c    (0, c) .. (11, c)            row
+//!  24 ..47   DIAGONAL    row - col + 11 = const (\)   col
+//!  47 ..70   ANTI-DIAG   row + col      = const (/)   col
+//!
+//!  e.g. the stone X at (row 2, col 1) on a 4x4 board:
+//!        col 0 1 2 3
+//!  row 0     . . . .      ROW 2      = 0b0010  (bit 1)
+//!  row 1     . . . .      COLUMN 1   = 0b0100  (bit 2)
+//!  row 2     . X . .      DIAGONAL 12 (2-1+11) = 0b0010 (bit 1)
+//!  row 3     . . . .      ANTI-DIAG 50 (47+2+1) = 0b0010 (bit 1)
+//! ```
+//!
+//! Within a line, neighbouring cells are neighbouring bits and cells off the board or the
+//! blocked cell are never set, so "four in a row on this line" is `m & m>>1 & m>>2 & m>>3 != 0`.
+//! Playing a move touches four words, the win test through the last stone reads four, and the
+//! whole position is about 300 bytes, cheap to copy at the start of every search iteration.
+
+use std::fmt;
+
+/// Smallest supported board side (rows or columns).
+pub const MIN_SIZE: usize = 4;
+/// Largest supported board side (rows or columns); the course draws 9..=12.
+pub const MAX_SIZE: usize = 12;
+
+const ROW_BASE: usize = 0;
+const COL_BASE: usize = MAX_SIZE;
+const DIAG_BASE: usize = 2 * MAX_SIZE;
+const ANTI_BASE: usize = DIAG_BASE + 2 * MAX_SIZE - 1;
+const LINES: usize = ANTI_BASE + 2 * MAX_SIZE - 1;
+
+/// One of the two players, named relative to the position's starting point.
+///
+/// `Us` is the side to move when the position was built from the course's arrays (the stones
+/// the judge shows as `2`); `Them` is the opponent (`1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The side to move when the position was built ("machine", value 2 in the course board).
+    Us = 0,
+    /// The other side ("user", value 1 in the course board).
+    Them = 1,
+}
+
+impl Side {
+    /// The other side.
+    #[inline]
+    pub fn other(self) -> Side {
+        match self {
+            Side::Us => Side::Them,
+            Side::Them => Side::Us,
+        }
+    }
+}
+
+/// Why a set of course arguments does not describe a playable position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// `M` or `N` is outside `MIN_SIZE..=MAX_SIZE`.
+    #[error("board size {rows}x{cols} is outside {MIN_SIZE}..={MAX_SIZE}")]
+    BadSize {
+        /// Rows given.
+        rows: i64,
+        /// Columns given.
+        cols: i64,
+    },
+    /// The blocked cell is not on the board.
+    #[error("blocked cell ({row}, {col}) is off the {rows}x{cols} board")]
+    BlockedOffBoard {
+        /// Blocked row given.
+        row: i64,
+        /// Blocked column given.
+        col: i64,
+        /// Board rows.
+        rows: usize,
+        /// Board columns.
+        cols: usize,
+    },
+    /// A board cell holds something other than 0, 1 or 2.
+    #[error("board cell ({row}, {col}) holds {value}, expected 0, 1 or 2")]
+    BadCell {
+        /// Row of the cell.
+        row: usize,
+        /// Column of the cell.
+        col: usize,
+        /// The value found.
+        value: i32,
+    },
+    /// The blocked cell holds a stone.
+    #[error("blocked cell ({row}, {col}) holds a stone")]
+    StoneOnBlocked {
+        /// Blocked row.
+        row: usize,
+        /// Blocked column.
+        col: usize,
+    },
+    /// `top[col]` is outside `0..=M` or disagrees with the stones in that column.
+    #[error("top[{col}] = {top} does not match column {col} (expected {expected})")]
+    BadTop {
+        /// The column.
+        col: usize,
+        /// The value given.
+        top: i32,
+        /// The value the stones imply.
+        expected: i32,
+    },
+    /// One side already has four in a row: the game is over.
+    #[error("the position already holds four in a row")]
+    AlreadyWon,
+    /// Every column is full.
+    #[error("the board is full: no legal move")]
+    Full,
+}
+
+/// A position: board size, blocked cell, stones of both sides, side to move.
+///
+/// Only positions reachable under the rules can be built: [`Position::new`] gives the empty
+/// board and [`Position::from_course`] validates the judge's arrays. Past that, [`Position::play`]
+/// keeps every invariant (no four in a row before the last move, `top` consistent with stones).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position {
+    lines: [[u16; LINES]; 2],
+    top: [u8; MAX_SIZE],
+    rows: u8,
+    cols: u8,
+    blocked_row: u8,
+    blocked_col: u8,
+    /// `blocked_row + 1` in the blocked column, 0xFF elsewhere: a stone landing on this row
+    /// makes the column's next free cell the one above the blocked cell (branch-free skip).
+    skip_at: [u8; MAX_SIZE],
+    to_move: Side,
+    /// Bit `c` set iff column `c` has a free cell.
+    open: u16,
+    /// Free playable cells left.
+    empty: u16,
+    /// Stones played so far.
+    ply: u16,
+}
+
+#[inline(always)]
+fn has_four(m: u16) -> bool {
+    let pairs = m & (m >> 1);
+    pairs & (pairs >> 2) != 0
+}
+
+#[inline(always)]
+fn diag_index(row: usize, col: usize) -> usize {
+    DIAG_BASE + row + (MAX_SIZE - 1) - col
+}
+
+#[inline(always)]
+fn anti_index(row: usize, col: usize) -> usize {
+    ANTI_BASE + row + col
+}
+
+impl Position {
+    /// The empty `rows` x `cols` board with the blocked cell at `(blocked_row, blocked_col)`,
+    /// `Side::Us` to move.
+    pub fn new(
+        rows: usize,
+        cols: usize,
+        blocked_row: usize,
+        blocked_col: usize,
+    ) -> Result<Position, PositionError> {
+        check_size(rows as i64, cols as i64)?;
+        if blocked_row >= rows || blocked_col >= cols {
+            return Err(PositionError::BlockedOffBoard {
+                row: blocked_row as i64,
+                col: blocked_col as i64,
+                rows,
+                cols,
+            });
+        }
+        let mut top = [0u8; MAX_SIZE];
+        for (c, t) in top.iter_mut().enumerate().take(cols) {
+            *t = rows as u8;
+            if c == blocked_col && blocked_row == rows - 1 {
+                *t -= 1;
+            }
+        }
+        let mut pos = Position {
+            lines: [[0; LINES]; 2],
+            top,
+            rows: rows as u8,
+            cols: cols as u8,
+            blocked_row: blocked_row as u8,
+            blocked_col: blocked_col as u8,
+            skip_at: std::array::from_fn(|c| {
+                if c == blocked_col {
+                    blocked_row as u8 + 1
+                } else {
+                    u8::MAX
+                }
+            }),
+            to_move: Side::Us,
+            open: 0,
+            empty: (rows * cols - 1) as u16,
+            ply: 0,
+        };
+        pos.open = pos.compute_open();
+        Ok(pos)
+    }
+
+    /// Builds the position the course judge describes, validating every value.
+    ///
+    /// `board[row * cols + col]` is 0 (empty), 1 (opponent) or 2 (the caller, to move);
+    /// `top[col]` is one past the next free row as the course keeps it. Fails if anything is
+    /// inconsistent, the game is already won, or no move is left.
+    pub fn from_course(
+        rows: i64,
+        cols: i64,
+        top: &[i32],
+        board: &[i32],
+        blocked_row: i64,
+        blocked_col: i64,
+    ) -> Result<Position, PositionError> {
+        check_size(rows, cols)?;
+        let (rows, cols) = (rows as usize, cols as usize);
+        if !(0..rows as i64).contains(&blocked_row) || !(0..cols as i64).contains(&blocked_col) {
+            return Err(PositionError::BlockedOffBoard {
+                row: blocked_row,
+                col: blocked_col,
+                rows,
+                cols,
+            });
+        }
+        assert!(top.len() >= cols && board.len() >= rows * cols);
+        let mut pos = Position::new(rows, cols, blocked_row as usize, blocked_col as usize)?;
+        let mut empty = pos.empty;
+        let mut ply = 0;
+        for row in 0..rows {
+            for col in 0..cols {
+                let value = board[row * cols + col];
+                let side = match value {
+                    0 => continue,
+                    2 => Side::Us,
+                    1 => Side::Them,
+                    _ => return Err(PositionError::BadCell { row, col, value }),
+                };
+                if pos.is_blocked(row, col) {
+                    return Err(PositionError::StoneOnBlocked { row, col });
+                }
+                pos.set_stone(side, row, col);
+                empty -= 1;
+                ply += 1;
+            }
+        }
+        pos.empty = empty;
+        pos.ply = ply;
+        for (col, &given) in top.iter().enumerate().take(cols) {
+            let expected = pos.column_top(board, col)?;
+            if given != expected {
+                return Err(PositionError::BadTop {
+                    col,
+                    top: given,
+                    expected,
+                });
+            }
+            pos.top[col] = expected as u8;
+        }
+        pos.open = pos.compute_open();
+        if pos.lines.iter().flatten().any(|&m| has_four(m)) {
+            return Err(PositionError::AlreadyWon);
+        }
+        if pos.open == 0 {
+            return Err(PositionError::Full);
+        }
+        Ok(pos)
+    }
+
+    /// The `top` value a column's stones imply, or an error if they float over a gap.
+    fn column_top(&self, board: &[i32], col: usize) -> Result<i32, PositionError> {
+        let cols = self.cols as usize;
+        let rows = self.rows as usize;
+        // Walk up from the bottom: stones (or the blocked cell) then only empty cells.
+        let mut top = rows;
+        while top > 0 {
+            let row = top - 1;
+            if self.is_blocked(row, col) || board[row * cols + col] != 0 {
+                top -= 1;
+            } else {
+                break;
+            }
+        }
+        if let Some(row) = (0..top).find(|&r| board[r * cols + col] != 0) {
+            // A stone above an empty cell: no `top` can describe this column.
+            return Err(PositionError::BadTop {
+                col,
+                top: -1,
+                expected: row as i32,
+            });
+        }
+        // `top` is the lowest empty cell + 1, but a full column whose only gap is the blocked
+        // cell at the very top has top 0 (walked past it above).
+        Ok(top as i32)
+    }
+
+    fn compute_open(&self) -> u16 {
+        (0..self.cols as usize)
+            .filter(|&c| self.top[c] > 0)
+            .fold(0, |m, c| m | 1 << c)
+    }
+
+    #[inline(always)]
+    fn set_stone(&mut self, side: Side, row: usize, col: usize) {
+        let lines = &mut self.lines[side as usize];
+        lines[ROW_BASE + row] |= 1 << col;
+        lines[COL_BASE + col] |= 1 << row;
+        lines[diag_index(row, col)] |= 1 << col;
+        lines[anti_index(row, col)] |= 1 << col;
+    }
+
+    /// Number of rows (`M`).
+    #[inline]
+    pub fn rows(&self) -> usize {
+        self.rows as usize
+    }
+
+    /// Number of columns (`N`).
+    #[inline]
+    pub fn cols(&self) -> usize {
+        self.cols as usize
+    }
+
+    /// The blocked cell as `(row, col)`.
+    #[inline]
+    pub fn blocked(&self) -> (usize, usize) {
+        (self.blocked_row as usize, self.blocked_col as usize)
+    }
+
+    /// True iff `(row, col)` is the blocked cell.
+    #[inline]
+    pub fn is_blocked(&self, row: usize, col: usize) -> bool {
+        row == self.blocked_row as usize && col == self.blocked_col as usize
+    }
+
+    /// The side whose turn it is.
+    #[inline]
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// Stones played since the position was built from nothing (or found on the course board).
+    #[inline]
+    pub fn ply(&self) -> usize {
+        self.ply as usize
+    }
+
+    /// Free playable cells left; 0 means the game is a tie if nobody has won.
+    #[inline]
+    pub fn empty_cells(&self) -> usize {
+        self.empty as usize
+    }
+
+    /// The course's `top[col]`: the next stone in `col` lands on row `top(col) - 1`.
+    #[inline]
+    pub fn top(&self, col: usize) -> usize {
+        self.top[col] as usize
+    }
+
+    /// Bit `c` is set iff column `c` can take a stone.
+    #[inline]
+    pub fn open_columns(&self) -> u16 {
+        self.open
+    }
+
+    /// True iff a stone can be dropped in `col`.
+    #[inline]
+    pub fn can_play(&self, col: usize) -> bool {
+        col < self.cols as usize && self.open & (1 << col) != 0
+    }
+
+    /// The row a stone dropped in `col` lands on. Only meaningful if `can_play(col)`.
+    #[inline]
+    pub fn landing_row(&self, col: usize) -> usize {
+        self.top[col] as usize - 1
+    }
+
+    /// Who holds `(row, col)`, if anyone.
+    pub fn stone(&self, row: usize, col: usize) -> Option<Side> {
+        [Side::Us, Side::Them]
+            .into_iter()
+            .find(|&s| self.lines[s as usize][ROW_BASE + row] & (1 << col) != 0)
+    }
+
+    /// True iff the side to move would make four in a row by dropping a stone in `col`.
+    #[inline]
+    pub fn is_winning_move(&self, col: usize) -> bool {
+        self.completes_four(self.to_move, self.landing_row(col), col)
+    }
+
+    /// True iff a stone of `side` on the empty cell `(row, col)` would make four in a row.
+    #[inline]
+    pub fn completes_four(&self, side: Side, row: usize, col: usize) -> bool {
+        let lines = &self.lines[side as usize];
+        has_four(lines[ROW_BASE + row] | 1 << col)
+            || has_four(lines[COL_BASE + col] | 1 << row)
+            || has_four(lines[diag_index(row, col)] | 1 << col)
+            || has_four(lines[anti_index(row, col)] | 1 << col)
+    }
+
+    /// Drops a stone for the side to move in `col` and passes the turn.
+    ///
+    /// Returns true iff that stone made four (or more) in a row: the mover has won and the
+    /// position must not be played on. The caller guarantees `can_play(col)`.
+    #[inline(always)]
+    pub fn play(&mut self, col: usize) -> bool {
+        debug_assert!(self.can_play(col), "illegal move {col}");
+        let row = self.top[col] as usize - 1;
+        let bit = 1u16 << col;
+        let lines = &mut self.lines[self.to_move as usize];
+        let (r, c, d, a) = (
+            ROW_BASE + row,
+            COL_BASE + col,
+            diag_index(row, col),
+            anti_index(row, col),
+        );
+        lines[r] |= bit;
+        lines[c] |= 1 << row;
+        lines[d] |= bit;
+        lines[a] |= bit;
+        // The four lines through the stone side by side in one u64 (16-bit lanes, 12 used):
+        // one shift-and chain tests all of them, and the 4 idle bits per lane keep a run
+        // from spilling into the next lane.
+        let packed = u64::from(lines[r])
+            | u64::from(lines[c]) << 16
+            | u64::from(lines[d]) << 32
+            | u64::from(lines[a]) << 48;
+        let pairs = packed & (packed >> 1);
+        let won = pairs & (pairs >> 2) != 0;
+        // The stone's row is the new top, one less if the blocked cell is next.
+        let top = row - usize::from(row as u8 == self.skip_at[col]);
+        self.top[col] = top as u8;
+        self.open &= !(bit * u16::from(top == 0));
+        self.empty -= 1;
+        self.ply += 1;
+        self.to_move = self.to_move.other();
+        won
+    }
+}
+
+fn check_size(rows: i64, cols: i64) -> Result<(), PositionError> {
+    let ok = |v: i64| (MIN_SIZE as i64..=MAX_SIZE as i64).contains(&v);
+    if ok(rows) && ok(cols) {
+        Ok(())
+    } else {
+        Err(PositionError::BadSize { rows, cols })
+    }
+}
+
+impl fmt::Debug for Position {
+    /// Draws the board: `X` for `Us`, `O` for `Them`, `#` for the blocked cell.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Position {}x{}, {:?} to move",
+            self.rows, self.cols, self.to_move
+        )?;
+        for row in 0..self.rows() {
+            for col in 0..self.cols() {
+                let ch = match self.stone(row, col) {
+                    Some(Side::Us) => 'X',
+                    Some(Side::Them) => 'O',
+                    None if self.is_blocked(row, col) => '#',
+                    None => '.',
+                };
+                write!(f, "{ch}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocked_bottom_cell_lowers_the_start_top() {
+        let pos = Position::new(6, 7, 5, 3).unwrap();
+        assert_eq!(pos.top(3), 5);
+        assert_eq!(pos.top(2), 6);
+        assert_eq!(pos.empty_cells(), 41);
+    }
+
+    #[test]
+    fn stones_fall_past_the_blocked_cell() {
+        let mut pos = Position::new(4, 4, 2, 1).unwrap();
+        assert!(!pos.play(1)); // lands on row 3
+        assert_eq!(pos.top(1), 2, "row 2 is blocked: top skips it");
+        assert_eq!(pos.landing_row(1), 1);
+        assert!(!pos.play(1));
+        assert_eq!(pos.landing_row(1), 0);
+        assert!(!pos.play(1));
+        assert_eq!(pos.top(1), 0);
+        assert!(!pos.can_play(1));
+    }
+
+    #[test]
+    fn blocked_top_cell_closes_the_column_early() {
+        let mut pos = Position::new(4, 4, 0, 0).unwrap();
+        for _ in 0..3 {
+            pos.play(0);
+        }
+        assert!(!pos.can_play(0));
+        assert_eq!(pos.top(0), 0);
+    }
+
+    #[test]
+    fn four_in_each_direction_wins() {
+        // Horizontal: Us plays 0,1,2,3 on the bottom row, Them stacks on 0..2.
+        let mut pos = Position::new(6, 7, 0, 6).unwrap();
+        for c in 0..3 {
+            assert!(!pos.play(c));
+            assert!(!pos.play(c));
+        }
+        assert!(pos.is_winning_move(3));
+        assert!(pos.play(3));
+
+        // Vertical.
+        let mut pos = Position::new(6, 7, 0, 6).unwrap();
+        for _ in 0..3 {
+            pos.play(0);
+            pos.play(1);
+        }
+        assert!(pos.play(0));
+
+        // Diagonal "/": Us on (5,0),(4,1),(3,2),(2,3).
+        let mut pos = Position::new(6, 7, 0, 6).unwrap();
+        for col in [0, 1, 1, 2, 2, 3, 2, 3, 3, 5] {
+            assert!(!pos.play(col), "{pos:?}");
+        }
+        assert!(pos.play(3), "{pos:?}");
+    }
+
+    #[test]
+    fn the_blocked_cell_breaks_a_line() {
+        // Blocked cell at (5,3): Us holds (5,0..3) and (5,4) but never four in a row.
+        let mut pos = Position::new(6, 7, 5, 3).unwrap();
+        for col in [0, 0, 1, 1, 2, 2] {
+            assert!(!pos.play(col));
+        }
+        assert!(!pos.is_winning_move(4));
+        assert!(!pos.play(4));
+    }
+
+    #[test]
+    fn from_course_round_trips_and_rejects_nonsense() {
+        let mut pos = Position::new(5, 6, 4, 2).unwrap();
+        for col in [2, 3, 2, 0] {
+            pos.play(col);
+        }
+        // Us to move again after an even number of plies: value 2 = Us.
+        let (rows, cols) = (5usize, 6usize);
+        let mut board = vec![0i32; rows * cols];
+        let mut top = vec![0i32; cols];
+        for row in 0..rows {
+            for col in 0..cols {
+                board[row * cols + col] = match pos.stone(row, col) {
+                    Some(Side::Us) => 2,
+                    Some(Side::Them) => 1,
+                    None => 0,
+                };
+            }
+        }
+        for (col, t) in top.iter_mut().enumerate() {
+            *t = pos.top(col) as i32;
+        }
+        let back = Position::from_course(5, 6, &top, &board, 4, 2).unwrap();
+        assert_eq!(back.open_columns(), pos.open_columns());
+        assert_eq!(back.empty_cells(), pos.empty_cells());
+        assert_eq!(format!("{back:?}"), format!("{pos:?}"));
+
+        let mut bad = board.clone();
+        bad[0] = 7;
+        assert!(matches!(
+            Position::from_course(5, 6, &top, &bad, 4, 2),
+            Err(PositionError::BadCell { value: 7, .. })
+        ));
+        let mut bad_top = top.clone();
+        bad_top[1] -= 1;
+        assert!(matches!(
+            Position::from_course(5, 6, &bad_top, &board, 4, 2),
+            Err(PositionError::BadTop { col: 1, .. })
+        ));
+        assert!(matches!(
+            Position::from_course(3, 6, &top, &board, 0, 0),
+            Err(PositionError::BadSize { .. })
+        ));
+        assert!(matches!(
+            Position::from_course(5, 6, &top, &board, 5, 0),
+            Err(PositionError::BlockedOffBoard { .. })
+        ));
+        let mut on_blocked = board.clone();
+        on_blocked[4 * cols + 2] = 1;
+        assert!(Position::from_course(5, 6, &top, &on_blocked, 4, 2).is_err());
+    }
+}

@@ -1,0 +1,161 @@
+//! The search tree: a flat arena of 16-byte nodes addressed by `u32` indices.
+//!
+//! A node's children are allocated together, in one contiguous run, the first time the
+//! search walks through it, so choosing among siblings reads one or two cache lines.
+
+/// Index of a node in the [`Tree`] arena.
+pub type NodeId = u32;
+
+/// The root is always the first node.
+pub const ROOT: NodeId = 0;
+
+/// What is known about the game at a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum NodeKind {
+    /// Not yet reached by the search (no move played into it yet), or an ordinary position.
+    Open = 0,
+    /// The move into this node made four in a row: the mover won.
+    Win = 1,
+    /// The move into this node filled the board without a four: a tie.
+    Tie = 2,
+}
+
+/// One position of the tree, reached from its parent by dropping a stone in `col`.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    /// Times an iteration passed through this node.
+    pub visits: u32,
+    /// Sum of results for the player who moved INTO this node, in half points
+    /// (win 2, tie 1, loss 0): integers add exactly where an `f32` would round.
+    pub half_points: u32,
+    /// First child in the arena; meaningful only when `child_count > 0`.
+    pub first_child: NodeId,
+    /// Number of children; 0 until the node is expanded.
+    pub child_count: u8,
+    /// The column played to reach this node from its parent.
+    pub col: u8,
+    /// Terminal status, learned the first time the move into the node is played.
+    pub kind: NodeKind,
+}
+
+impl Node {
+    fn new(col: u8) -> Node {
+        Node {
+            visits: 0,
+            half_points: 0,
+            first_child: 0,
+            child_count: 0,
+            col,
+            kind: NodeKind::Open,
+        }
+    }
+
+    /// Mean result for the player who moved into this node, in 0..=1.
+    #[inline]
+    pub fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            f64::from(self.half_points) / (2.0 * f64::from(self.visits))
+        }
+    }
+}
+
+/// The node arena. It keeps its allocation between searches so a new search does not
+/// page-fault its way through fresh memory again.
+#[derive(Debug, Default)]
+pub struct Tree {
+    nodes: Vec<Node>,
+    max_nodes: usize,
+}
+
+impl Tree {
+    /// An empty tree that will never hold more than `max_bytes` of nodes.
+    pub fn with_memory_cap(max_bytes: usize) -> Tree {
+        let mut tree = Tree::default();
+        tree.reset(max_bytes);
+        tree
+    }
+
+    /// Clears the tree to a lone root, keeping the allocation, with a new memory cap.
+    pub fn reset(&mut self, max_bytes: usize) {
+        self.max_nodes = (max_bytes / std::mem::size_of::<Node>()).clamp(1, NodeId::MAX as usize);
+        self.nodes.clear();
+        if self.nodes.capacity() < self.max_nodes {
+            // Reserve the whole cap once: untouched pages cost no memory, and the search
+            // never stops for a reallocation that would copy the tree mid-move.
+            self.nodes.reserve_exact(self.max_nodes);
+        }
+        self.nodes.push(Node::new(u8::MAX));
+    }
+
+    /// Number of nodes allocated.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True iff only the root exists... never empty after `reset`.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The node at `id`.
+    #[inline]
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    /// The node at `id`, mutably.
+    #[inline]
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id as usize]
+    }
+
+    /// The children of `id` as a slice (empty before expansion).
+    #[inline]
+    pub fn children(&self, id: NodeId) -> &[Node] {
+        let n = &self.nodes[id as usize];
+        let start = n.first_child as usize;
+        &self.nodes[start..start + n.child_count as usize]
+    }
+
+    /// Gives `id` one child per column in `cols`, in that order. Returns false, changing
+    /// nothing, when the memory cap leaves no room: the tree stops growing, the search goes on.
+    pub fn expand(&mut self, id: NodeId, cols: &[u8]) -> bool {
+        let first = self.nodes.len();
+        if first + cols.len() > self.max_nodes || cols.is_empty() {
+            return false;
+        }
+        self.nodes.extend(cols.iter().map(|&c| Node::new(c)));
+        let node = &mut self.nodes[id as usize];
+        node.first_child = first as NodeId;
+        node.child_count = cols.len() as u8;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_are_sixteen_bytes() {
+        assert_eq!(std::mem::size_of::<Node>(), 16);
+    }
+
+    #[test]
+    fn expansion_respects_the_memory_cap() {
+        let mut tree = Tree::with_memory_cap(4 * 16);
+        assert!(tree.expand(ROOT, &[0, 1, 2]));
+        assert_eq!(tree.children(ROOT).len(), 3);
+        assert!(
+            !tree.expand(1, &[0, 1]),
+            "5 nodes would exceed a 4-node cap"
+        );
+        assert_eq!(tree.len(), 4);
+        assert_eq!(tree.node(1).child_count, 0);
+    }
+}
