@@ -1,0 +1,119 @@
+//! The command line.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Isolated, statistically honest tournaments of course-ABI Connect-4 libraries.
+///
+/// Every library runs in its own child process; a library that crashes, hangs, returns
+/// garbage or fails to load loses its game with a verdict, and the run goes on.
+#[derive(Debug, Parser)]
+#[command(name = "judge", version, propagate_version = true)]
+pub struct Cli {
+    /// What to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Two libraries, many paired games, optional SPRT.
+    Match(MatchArgs),
+    /// Everyone against everyone.
+    RoundRobin(RoundRobinArgs),
+    /// One library against a pool (directories expand to their *.so files).
+    Gauntlet(GauntletArgs),
+    /// Internal: the child process that hosts one library.
+    #[command(hide = true)]
+    Host(HostArgs),
+}
+
+/// `judge match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// First library (moves first in the first game of every pair).
+    pub a: PathBuf,
+    /// Second library.
+    pub b: PathBuf,
+    /// Sequential test, e.g. `--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05`; stops the
+    /// match once a hypothesis is accepted. Put it after the libraries.
+    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `judge round-robin`.
+#[derive(Debug, Args)]
+pub struct RoundRobinArgs {
+    /// Libraries (at least two).
+    #[arg(required = true, num_args = 2..)]
+    pub libs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `judge gauntlet`.
+#[derive(Debug, Args)]
+pub struct GauntletArgs {
+    /// The library under test.
+    pub lib: PathBuf,
+    /// Opponents: libraries or directories (every *.so, numbered files in numeric order).
+    #[arg(long, required = true, num_args = 1..)]
+    pub vs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Options every tournament takes.
+#[derive(Debug, Args, Clone)]
+pub struct Common {
+    /// Boards per pairing; each board is played twice, colours swapped.
+    #[arg(long, default_value_t = 20)]
+    pub pairs: u32,
+    /// Seed for the boards (default: random, printed and recorded in run.json).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Wall-clock limit per move in milliseconds (the course's is 3000).
+    #[arg(long, default_value_t = 3000)]
+    pub move_limit_ms: u64,
+    /// Games played at once (default: the number of cores).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Address-space limit of each library's process, MiB (0: none).
+    #[arg(long, default_value_t = 1024)]
+    pub memory_limit_mb: u64,
+    /// Keep one process per library per worker across games, like the course's runner
+    /// (globals persist between games); default is a fresh process per game.
+    #[arg(long)]
+    pub reuse_process: bool,
+    /// Run directory (default: a fresh timestamped directory under runs/).
+    #[arg(long, conflicts_with = "resume")]
+    pub out: Option<PathBuf>,
+    /// Continue the run in DIR: play only the games missing from DIR/games.jsonl
+    /// (a board with one of its two games done is replayed whole).
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The hidden `judge host` subcommand's arguments (set by the parent, not by users).
+#[derive(Debug, Args)]
+pub struct HostArgs {
+    /// Library to load.
+    #[arg(long)]
+    pub library: PathBuf,
+    /// Scratch working directory.
+    #[arg(long)]
+    pub scratch: PathBuf,
+    /// Address-space limit in MiB.
+    #[arg(long)]
+    pub memory_limit_mb: u64,
+    /// The parent's pid.
+    #[arg(long)]
+    pub parent_pid: u32,
+}

@@ -1,0 +1,206 @@
+//! `games.jsonl`: one JSON object per finished game, appended and fsync'd as the game
+//! ends, so killing the judge loses at most the games in flight.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::referee::{BoardSpec, Side, Termination};
+
+/// One game, as logged.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct GameRecord {
+    /// Deterministic id `pairing-pair-game`.
+    pub id: String,
+    /// Pairing index.
+    pub pairing: usize,
+    /// Board number within the pairing (the two games of a pair share it).
+    pub pair: u32,
+    /// 0: the pairing's first entrant moved first; 1: colours swapped.
+    pub game: u8,
+    /// Name of the first mover.
+    pub first: String,
+    /// Name of the second mover.
+    pub second: String,
+    /// Library path of the first mover.
+    pub first_path: PathBuf,
+    /// Library path of the second mover.
+    pub second_path: PathBuf,
+    /// "1-0", "0-1" or "1/2-1/2", from the first mover's side.
+    pub result: String,
+    /// Why the game ended.
+    pub termination: Termination,
+    /// Who lost by the verdict (`first`/`second`), absent for a tie.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loser: Option<Side>,
+    /// Signal name, exit status, load error text or illegal point description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// The point an `illegal` mover gave, `[x, y]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub illegal_point: Option<[i32; 2]>,
+    /// The board.
+    pub board: BoardSpec,
+    /// Columns played.
+    pub moves: Vec<i32>,
+    /// Wall ms of each answer (monotonic clock, parent side).
+    pub move_ms: Vec<f64>,
+    /// CPU ms of the thread that ran each `getPoint`, as the host reports it.
+    pub cpu_ms: Vec<Option<f64>>,
+    /// The run's seed.
+    pub seed: u64,
+    /// The seed this board was drawn from.
+    pub board_seed: u64,
+}
+
+impl GameRecord {
+    /// Score of the first mover: 1, 0.5 or 0.
+    pub fn first_score(&self) -> f64 {
+        match self.result.as_str() {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            _ => 0.5,
+        }
+    }
+}
+
+/// The `result` string for a winner.
+pub fn result_string(winner: Option<Side>) -> &'static str {
+    match winner {
+        Some(Side::First) => "1-0",
+        Some(Side::Second) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+/// Appends records to `games.jsonl`.
+pub struct GameLog {
+    file: File,
+}
+
+impl GameLog {
+    /// Opens (creating if needed) the log for appending.
+    pub fn open(path: &Path) -> Result<GameLog> {
+        let file = File::options()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("opening game log {}", path.display()))?;
+        Ok(GameLog { file })
+    }
+
+    /// Writes one line and syncs it to disk before returning.
+    pub fn append(&mut self, rec: &GameRecord) -> Result<()> {
+        let mut line = serde_json::to_string(rec)?;
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .context("writing game log")?;
+        self.file.sync_data().context("syncing game log")
+    }
+}
+
+/// Reads every well-formed record; a torn last line (the judge was killed while
+/// writing) is skipped. A missing file reads as empty.
+pub fn read(path: &Path) -> Result<Vec<GameRecord>> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("opening {}", path.display())),
+    };
+    let mut out = Vec::new();
+    for line in BufReader::new(file).lines() {
+        let line = line.with_context(|| format!("reading {}", path.display()))?;
+        if let Ok(rec) = serde_json::from_str::<GameRecord>(&line) {
+            out.push(rec);
+        }
+    }
+    Ok(out)
+}
+
+/// Keeps only whole pairs (both games of a board), dropping duplicates, and rewrites
+/// the log atomically. Returns the kept records. Used by `--resume`: a pair with one
+/// game done is replayed whole so that paired statistics stay paired.
+pub fn keep_whole_pairs(path: &Path) -> Result<Vec<GameRecord>> {
+    let all = read(path)?;
+    let mut by_id = std::collections::BTreeMap::new();
+    for rec in all {
+        by_id
+            .entry((rec.pairing, rec.pair, rec.game))
+            .or_insert(rec);
+    }
+    let kept: Vec<GameRecord> = by_id
+        .values()
+        .filter(|r| by_id.contains_key(&(r.pairing, r.pair, 1 - r.game.min(1))))
+        .cloned()
+        .collect();
+    let tmp = path.with_extension("jsonl.tmp");
+    {
+        let mut f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+        for rec in &kept {
+            writeln!(f, "{}", serde_json::to_string(rec)?)?;
+        }
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+    Ok(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(pairing: usize, pair: u32, game: u8) -> GameRecord {
+        GameRecord {
+            id: crate::schedule::game_id(pairing, pair, game),
+            pairing,
+            pair,
+            game,
+            first: "a".into(),
+            second: "b".into(),
+            first_path: "a.so".into(),
+            second_path: "b.so".into(),
+            result: "1-0".into(),
+            termination: Termination::Four,
+            loser: Some(Side::Second),
+            detail: None,
+            illegal_point: None,
+            board: BoardSpec {
+                m: 9,
+                n: 9,
+                no_x: 0,
+                no_y: 0,
+            },
+            moves: vec![0, 1, 0],
+            move_ms: vec![0.1, 0.2, 0.3],
+            cpu_ms: vec![Some(0.05), None, Some(0.1)],
+            seed: 1,
+            board_seed: 2,
+        }
+    }
+
+    #[test]
+    fn append_read_and_torn_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.jsonl");
+        let mut log = GameLog::open(&path).unwrap();
+        log.append(&rec(0, 0, 0)).unwrap();
+        log.append(&rec(0, 0, 1)).unwrap();
+        log.append(&rec(0, 1, 0)).unwrap();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"{\"id\":\"0-1-1\",\"pair")
+            .unwrap();
+        let back = read(&path).unwrap();
+        assert_eq!(back.len(), 3);
+        assert_eq!(back[0], rec(0, 0, 0));
+        let kept = keep_whole_pairs(&path).unwrap();
+        assert_eq!(kept.len(), 2);
+        assert_eq!(read(&path).unwrap().len(), 2);
+    }
+}

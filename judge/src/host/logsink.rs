@@ -1,0 +1,66 @@
+//! Capped capture of a library's stdout and stderr into the run directory.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::Mutex;
+
+/// One player's log file, shared by all its hosts; writes stop at the cap.
+pub struct LogSink {
+    inner: Mutex<Inner>,
+    cap: u64,
+}
+
+struct Inner {
+    file: Option<File>,
+    written: u64,
+    truncated: bool,
+}
+
+impl LogSink {
+    /// Opens (appends to) `path`, keeping at most `cap` bytes of library output.
+    pub fn open(path: &Path, cap: u64) -> std::io::Result<LogSink> {
+        let file = File::options().create(true).append(true).open(path)?;
+        let written = file.metadata()?.len();
+        Ok(LogSink {
+            inner: Mutex::new(Inner {
+                file: Some(file),
+                written,
+                truncated: written >= cap,
+            }),
+            cap,
+        })
+    }
+
+    /// Copies `r` until end of file. Output past the cap is read and dropped, so a
+    /// flooding library never blocks on a full pipe.
+    pub fn drain(&self, mut r: impl Read) {
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = match r.read(&mut buf) {
+                Ok(0) | Err(_) => return,
+                Ok(n) => n,
+            };
+            let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+            let inner = &mut *g;
+            let Some(file) = inner.file.as_mut() else {
+                continue;
+            };
+            if inner.truncated {
+                continue;
+            }
+            let room = self.cap.saturating_sub(inner.written) as usize;
+            let take = n.min(room);
+            let _ = file.write_all(&buf[..take]);
+            inner.written += take as u64;
+            if take < n {
+                inner.truncated = true;
+                let _ = writeln!(
+                    file,
+                    "\n[judge: output truncated here, the cap is {} bytes]",
+                    self.cap
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! The process layer: every library runs in its own child process (the judge re-executed
+//! as `judge host`), and this module is the only place that knows about processes,
+//! pipes, signals and `unsafe`. The tournament logic sees only [`Host::get_point`].
+
+pub mod child;
+mod logsink;
+pub mod protocol;
+mod signals;
+
+use std::io::BufReader;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::time::{Duration, Instant};
+
+pub use logsink::LogSink;
+use protocol::{ChildMessage, MoveRequest, ProtocolError};
+
+/// How long a library may take to load (its constructors run in `dlopen`).
+const LOAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long to wait for a child that closed its pipe to finish dying.
+const REAP_GRACE: Duration = Duration::from_secs(2);
+
+/// How hosts are started.
+#[derive(Debug, Clone)]
+pub struct HostConfig {
+    /// The judge executable to re-run as `judge host`.
+    pub exe: PathBuf,
+    /// Address-space limit for the child in MiB (0: none).
+    pub memory_limit_mb: u64,
+}
+
+/// What a `getPoint` call came to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// A point (not yet checked for legality).
+    Point { x: i32, y: i32 },
+    /// `getPoint` returned NULL.
+    Null,
+    /// No answer within the limit; the host was killed.
+    Timeout,
+    /// The host died or broke the protocol; the text names the signal or exit status.
+    Crash(String),
+}
+
+/// One timed move.
+#[derive(Debug, Clone)]
+pub struct Timed {
+    /// The answer.
+    pub answer: Answer,
+    /// Wall time from sending the request to reading the reply (monotonic clock), ms.
+    pub wall_ms: f64,
+    /// CPU time of the thread that ran `getPoint`, as the child reports it, ms.
+    pub cpu_ms: Option<f64>,
+}
+
+/// A running library host.
+pub struct Host {
+    child: Child,
+    requests: Option<ChildStdin>,
+    replies: Receiver<Result<ChildMessage, ProtocolError>>,
+    /// Deleted (with whatever the library wrote into it) when the host is dropped.
+    scratch: Option<tempfile::TempDir>,
+    dead: bool,
+}
+
+impl Host {
+    /// Starts a host for `library` and waits until it has loaded it. `Err` carries the
+    /// reason the library cannot play (the `load` verdict), `dlerror`'s text included.
+    pub fn spawn(config: &HostConfig, library: &Path, log: Arc<LogSink>) -> Result<Host, String> {
+        let library = std::path::absolute(library).map_err(|e| format!("bad path: {e}"))?;
+        let scratch = tempfile::Builder::new()
+            .prefix("judge-scratch-")
+            .tempdir()
+            .map_err(|e| format!("cannot create scratch directory: {e}"))?;
+        let mut child = Command::new(&config.exe)
+            .arg("host")
+            .arg("--library")
+            .arg(&library)
+            .arg("--scratch")
+            .arg(scratch.path())
+            .arg("--memory-limit-mb")
+            .arg(config.memory_limit_mb.to_string())
+            .arg("--parent-pid")
+            .arg(std::process::id().to_string())
+            .current_dir(scratch.path())
+            // Per-thread malloc arenas reserve 64 MiB of address space each and would eat
+            // into RLIMIT_AS; one arena matches the course platform's single thread.
+            .env("MALLOC_ARENA_MAX", "1")
+            // Its own process group, so a timeout kills whatever the library forked too.
+            .process_group(0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start host {}: {e}", config.exe.display()))?;
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take().expect("piped stderr");
+        let (tx, rx) = sync_channel(1);
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let msg = match protocol::read_message(&mut r) {
+                    Ok(Some(m)) => Ok(m),
+                    Ok(None) => Err(ProtocolError::Io(std::io::ErrorKind::UnexpectedEof.into())),
+                    Err(e) => Err(e),
+                };
+                let stop = msg.is_err();
+                if tx.send(msg).is_err() || stop {
+                    break;
+                }
+            }
+        });
+        std::thread::spawn(move || log.drain(stderr));
+        let mut host = Host {
+            requests: child.stdin.take(),
+            child,
+            replies: rx,
+            scratch: Some(scratch),
+            dead: false,
+        };
+        match host.replies.recv_timeout(LOAD_TIMEOUT) {
+            Ok(Ok(ChildMessage::Ready)) => Ok(host),
+            Ok(Ok(ChildMessage::LoadError(text))) => Err(text),
+            Ok(Ok(other)) => {
+                host.kill();
+                Err(format!("host protocol violation while loading: {other:?}"))
+            }
+            Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => {
+                Err(format!("host died while loading: {}", host.reap()))
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                host.kill();
+                Err(format!(
+                    "library took over {}s to load",
+                    LOAD_TIMEOUT.as_secs()
+                ))
+            }
+        }
+    }
+
+    /// True once the process is gone (killed or crashed): it cannot be reused.
+    pub fn is_dead(&self) -> bool {
+        self.dead
+    }
+
+    /// Sends one `getPoint` call and waits at most `limit` for the answer.
+    pub fn get_point(&mut self, req: &MoveRequest, limit: Duration) -> Timed {
+        let start = Instant::now();
+        let sent = match self.requests.as_mut() {
+            Some(w) => protocol::write_request(w, req).is_ok(),
+            None => false,
+        };
+        let received = if sent {
+            self.replies.recv_timeout(limit)
+        } else {
+            Err(RecvTimeoutError::Disconnected)
+        };
+        let wall_ms = start.elapsed().as_secs_f64() * 1e3;
+        let ms = |ns: u64| Some(ns as f64 / 1e6);
+        let (answer, cpu_ms) = match received {
+            Ok(Ok(ChildMessage::Point { x, y, cpu_ns })) => (Answer::Point { x, y }, ms(cpu_ns)),
+            Ok(Ok(ChildMessage::Null { cpu_ns })) => (Answer::Null, ms(cpu_ns)),
+            Ok(Ok(other)) => {
+                self.kill();
+                (
+                    Answer::Crash(format!("protocol violation: {other:?}")),
+                    None,
+                )
+            }
+            Ok(Err(ProtocolError::Malformed(e))) => {
+                self.kill();
+                (Answer::Crash(format!("protocol violation: {e}")), None)
+            }
+            Ok(Err(ProtocolError::Io(_))) | Err(RecvTimeoutError::Disconnected) => {
+                (Answer::Crash(self.reap()), None)
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                self.kill();
+                (Answer::Timeout, None)
+            }
+        };
+        Timed {
+            answer,
+            wall_ms,
+            cpu_ms,
+        }
+    }
+
+    /// Kills the host's whole process group and reaps it.
+    pub fn kill(&mut self) {
+        if !self.dead {
+            signals::kill_group(self.child.id());
+            let _ = self.child.wait();
+            self.dead = true;
+        }
+    }
+
+    /// Waits (briefly) for a host that stopped answering and says how it ended.
+    fn reap(&mut self) -> String {
+        let deadline = Instant::now() + REAP_GRACE;
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(2))
+                }
+                _ => break None,
+            }
+        };
+        // Also kills anything the library forked into the group.
+        signals::kill_group(self.child.id());
+        self.dead = true;
+        match status {
+            Some(s) => signals::describe(s),
+            None => {
+                let _ = self.child.wait();
+                "closed its pipe without exiting".into()
+            }
+        }
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        // Closing the request pipe lets a healthy host exit by itself; kill it anyway so
+        // nothing outlives the game (and nothing writes into the scratch dir we delete).
+        self.requests = None;
+        self.kill();
+        if let Some(dir) = self.scratch.take() {
+            let _ = dir.close();
+        }
+    }
+}

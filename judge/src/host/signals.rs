@@ -1,0 +1,58 @@
+//! Signals: killing a host's process group and naming how it died.
+
+use std::os::unix::process::ExitStatusExt;
+use std::process::ExitStatus;
+
+/// Sends SIGKILL to the process group led by `pid` (hosts lead their own group).
+pub fn kill_group(pid: u32) {
+    // SAFETY: kill has no memory effects; a negative pid addresses the group that the
+    // host leads (it was spawned with process_group(0)), never the judge's own group.
+    unsafe {
+        libc::kill(-(pid as libc::pid_t), libc::SIGKILL);
+    }
+}
+
+/// The conventional name of a signal number.
+pub fn signal_name(sig: i32) -> String {
+    let name = match sig {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        libc::SIGSYS => "SIGSYS",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGALRM => "SIGALRM",
+        libc::SIGUSR1 => "SIGUSR1",
+        libc::SIGUSR2 => "SIGUSR2",
+        _ => return format!("signal {sig}"),
+    };
+    name.to_string()
+}
+
+/// "SIGSEGV" for a signal death, "exit status 3" for an exit.
+pub fn describe(status: ExitStatus) -> String {
+    match (status.signal(), status.code()) {
+        (Some(sig), _) => signal_name(sig),
+        (None, Some(code)) => format!("exit status {code}"),
+        _ => format!("{status}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn names() {
+        assert_eq!(super::signal_name(libc::SIGSEGV), "SIGSEGV");
+        assert_eq!(super::signal_name(libc::SIGABRT), "SIGABRT");
+        assert_eq!(super::signal_name(200), "signal 200");
+    }
+}

@@ -1,0 +1,32 @@
+//! `judge`: isolated, statistically honest tournaments of course-ABI Connect-4 libraries.
+//!
+//! Data flows one way: schedule -> referee -> library host -> game log -> stats -> report.
+//! `tournament` wires them together for the three commands.
+
+mod cli;
+mod game_log;
+mod host;
+mod referee;
+mod report;
+mod runner;
+mod schedule;
+#[path = "stats_shim.rs"]
+mod stats;
+mod tournament;
+
+use clap::Parser;
+
+fn main() -> anyhow::Result<()> {
+    let cli = cli::Cli::parse();
+    match cli.command {
+        cli::Command::Host(args) => host::child::run(&host::child::HostSettings {
+            library: &args.library,
+            scratch: &args.scratch,
+            memory_limit_mb: args.memory_limit_mb,
+            parent_pid: args.parent_pid,
+        }),
+        cli::Command::Match(args) => tournament::run_match(args),
+        cli::Command::RoundRobin(args) => tournament::run_round_robin(args),
+        cli::Command::Gauntlet(args) => tournament::run_gauntlet(args),
+    }
+}

@@ -1,0 +1,512 @@
+//! Results: per-player tables, crosstable, pentanomial pairs and SPRT, as a terminal
+//! table and `summary.json`; and the live progress bar.
+
+use std::collections::{BTreeMap, HashMap};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+use crate::game_log::GameRecord;
+use crate::referee::{Side, Termination};
+use crate::schedule::{Entrant, Pairing};
+use crate::stats::{self, Estimate, Penta, SprtDecision, SprtParams, Wdl};
+
+/// W/D/L as JSON.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq)]
+pub struct WdlJson {
+    /// Wins.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses.
+    pub losses: u64,
+}
+
+impl WdlJson {
+    fn add(&mut self, score: f64) {
+        match score {
+            s if s > 0.75 => self.wins += 1,
+            s if s < 0.25 => self.losses += 1,
+            _ => self.draws += 1,
+        }
+    }
+    fn stats(self) -> Wdl {
+        Wdl {
+            wins: self.wins,
+            draws: self.draws,
+            losses: self.losses,
+        }
+    }
+    fn games(self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+    fn score(self) -> f64 {
+        self.wins as f64 + 0.5 * self.draws as f64
+    }
+}
+
+/// An Elo estimate as JSON (`null` when not finite).
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct EloJson {
+    /// Logistic Elo difference.
+    pub elo: Option<f64>,
+    /// Half-width of the 95% interval.
+    pub margin95: Option<f64>,
+}
+
+impl From<Estimate> for EloJson {
+    fn from(e: Estimate) -> Self {
+        let f = |x: f64| x.is_finite().then_some((x * 100.0).round() / 100.0);
+        EloJson {
+            elo: f(e.elo),
+            margin95: f(e.margin95),
+        }
+    }
+}
+
+/// One player's results against the field.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayerSummary {
+    /// Name.
+    pub name: String,
+    /// Library path.
+    pub path: String,
+    /// Games played.
+    pub games: u64,
+    /// Wins, draws, losses.
+    #[serde(flatten)]
+    pub wdl: WdlJson,
+    /// Score in percent.
+    pub score_pct: f64,
+    /// The course's grading points: win 2, tie 1, loss 0.
+    pub points: u64,
+    /// Elo against the field with its 95% margin.
+    pub elo: EloJson,
+    /// Likelihood of superiority over the field, 0..1.
+    pub los: f64,
+    /// Losses by verdict (`four` for ordinary lost games).
+    pub losses_by: BTreeMap<String, u64>,
+    /// Results when moving first.
+    pub as_first: WdlJson,
+    /// Results when moving second.
+    pub as_second: WdlJson,
+    /// Mean and max wall ms per move, and mean CPU ms per move.
+    pub move_ms_mean: f64,
+    /// Slowest move, ms.
+    pub move_ms_max: f64,
+    /// Mean CPU ms per move as the host measured it.
+    pub cpu_ms_mean: f64,
+}
+
+/// One pairing's results, from its first entrant's side.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairingSummary {
+    /// First entrant.
+    pub a: String,
+    /// Second entrant.
+    pub b: String,
+    /// `a`'s results.
+    #[serde(flatten)]
+    pub wdl: WdlJson,
+    /// Counts of complete pairs by `a`'s pair score 0, 0.5, 1, 1.5, 2.
+    pub penta: [u64; 5],
+    /// Trinomial Elo of `a` over `b`.
+    pub elo: EloJson,
+    /// Pentanomial Elo of `a` over `b` (paired games).
+    pub elo_pentanomial: EloJson,
+    /// Normalized Elo from the pentanomial counts.
+    pub nelo_pentanomial: EloJson,
+    /// Likelihood that `a` is stronger.
+    pub los: f64,
+}
+
+/// SPRT state as JSON.
+#[derive(Debug, Clone, Serialize)]
+pub struct SprtJson {
+    /// H0 Elo.
+    pub elo0: f64,
+    /// H1 Elo.
+    pub elo1: f64,
+    /// Type I error.
+    pub alpha: f64,
+    /// Type II error.
+    pub beta: f64,
+    /// Log-likelihood ratio.
+    pub llr: f64,
+    /// Lower bound (accept H0).
+    pub lower: f64,
+    /// Upper bound (accept H1).
+    pub upper: f64,
+    /// `H0`, `H1` or `continue`.
+    pub decision: String,
+    /// Statistical model used.
+    pub model: String,
+}
+
+/// Everything `summary.json` holds.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// `match`, `round-robin` or `gauntlet`.
+    pub mode: String,
+    /// Games in the log.
+    pub games: u64,
+    /// Per player, best score first.
+    pub players: Vec<PlayerSummary>,
+    /// Per pairing.
+    pub pairings: Vec<PairingSummary>,
+    /// Round-robin only: `crosstable[i][j]` is row player i's score against j.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crosstable: Option<Crosstable>,
+    /// Match with `--sprt` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtJson>,
+}
+
+/// Score of each row player against each column player.
+#[derive(Debug, Clone, Serialize)]
+pub struct Crosstable {
+    /// Player order of rows and columns.
+    pub names: Vec<String>,
+    /// `[i][j]`: W/D/L of i against j (`null` on the diagonal).
+    pub results: Vec<Vec<Option<WdlJson>>>,
+}
+
+/// Score of the pairing's `a` in a record (the first mover of game 0).
+fn a_score(r: &GameRecord) -> f64 {
+    if r.game == 0 {
+        r.first_score()
+    } else {
+        1.0 - r.first_score()
+    }
+}
+
+/// Pentanomial counts of complete pairs of one pairing, from `a`'s side.
+pub fn penta_of(records: &[GameRecord], pairing: usize) -> Penta {
+    let mut pairs: HashMap<u32, [Option<f64>; 2]> = HashMap::new();
+    for r in records.iter().filter(|r| r.pairing == pairing) {
+        pairs.entry(r.pair).or_default()[r.game.min(1) as usize] = Some(a_score(r));
+    }
+    let mut p = [0u64; 5];
+    for games in pairs.values() {
+        if let [Some(x), Some(y)] = games {
+            p[((x + y) * 2.0).round() as usize] += 1;
+        }
+    }
+    Penta(p)
+}
+
+/// Runs the SPRT on one pairing's complete pairs.
+pub fn sprt_of(records: &[GameRecord], pairing: usize, params: &SprtParams) -> SprtJson {
+    let r = stats::sprt_pentanomial(&penta_of(records, pairing), params);
+    SprtJson {
+        elo0: params.elo0,
+        elo1: params.elo1,
+        alpha: params.alpha,
+        beta: params.beta,
+        llr: r.llr,
+        lower: r.lower,
+        upper: r.upper,
+        decision: match r.decision {
+            SprtDecision::AcceptH0 => "H0",
+            SprtDecision::AcceptH1 => "H1",
+            SprtDecision::Continue => "continue",
+        }
+        .to_string(),
+        model: r.model.to_string(),
+    }
+}
+
+/// Builds the summary from the game log.
+pub fn summarize(
+    mode: &str,
+    entrants: &[Entrant],
+    pairings: &[Pairing],
+    records: &[GameRecord],
+    sprt: Option<&SprtParams>,
+) -> Summary {
+    let idx: HashMap<&str, usize> = entrants
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.name.as_str(), i))
+        .collect();
+    let n = entrants.len();
+    let mut all = vec![WdlJson::default(); n];
+    let mut first = vec![WdlJson::default(); n];
+    let mut second = vec![WdlJson::default(); n];
+    let mut cross = vec![vec![WdlJson::default(); n]; n];
+    let mut losses_by: Vec<BTreeMap<String, u64>> = vec![BTreeMap::new(); n];
+    let mut ms: Vec<(f64, f64, f64, u64)> = vec![(0.0, 0.0, 0.0, 0); n];
+    for r in records {
+        let (Some(&f), Some(&s)) = (idx.get(r.first.as_str()), idx.get(r.second.as_str())) else {
+            continue;
+        };
+        let sc = r.first_score();
+        all[f].add(sc);
+        all[s].add(1.0 - sc);
+        first[f].add(sc);
+        second[s].add(1.0 - sc);
+        cross[f][s].add(sc);
+        cross[s][f].add(1.0 - sc);
+        if let Some(loser) = r.loser {
+            let who = if loser == Side::First { f } else { s };
+            *losses_by[who]
+                .entry(r.termination.name().to_string())
+                .or_default() += 1;
+        }
+        for (k, w) in r.move_ms.iter().enumerate() {
+            let who = if k % 2 == 0 { f } else { s };
+            let e = &mut ms[who];
+            e.0 += w;
+            e.1 = e.1.max(*w);
+            e.2 += r.cpu_ms.get(k).copied().flatten().unwrap_or(0.0);
+            e.3 += 1;
+        }
+    }
+    let round2 = |x: f64| (x * 100.0).round() / 100.0;
+    let mut players: Vec<PlayerSummary> = (0..n)
+        .map(|i| {
+            let w = all[i];
+            let g = w.games();
+            let (sum, max, cpu, count) = ms[i];
+            let mean = |x: f64| {
+                if count > 0 {
+                    round2(x / count as f64 * 10.0) / 10.0
+                } else {
+                    0.0
+                }
+            };
+            PlayerSummary {
+                name: entrants[i].name.clone(),
+                path: entrants[i].path.display().to_string(),
+                games: g,
+                wdl: w,
+                score_pct: if g > 0 {
+                    round2(100.0 * w.score() / g as f64)
+                } else {
+                    0.0
+                },
+                points: 2 * w.wins + w.draws,
+                elo: stats::trinomial_elo(&w.stats()).into(),
+                los: round2(stats::los(&w.stats()) * 100.0) / 100.0,
+                losses_by: losses_by[i].clone(),
+                as_first: first[i],
+                as_second: second[i],
+                move_ms_mean: mean(sum),
+                move_ms_max: round2(max),
+                cpu_ms_mean: mean(cpu),
+            }
+        })
+        .collect();
+    let pairing_summaries = pairings
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let w = cross[p.a][p.b];
+            let penta = penta_of(records, k);
+            PairingSummary {
+                a: entrants[p.a].name.clone(),
+                b: entrants[p.b].name.clone(),
+                wdl: w,
+                penta: penta.0,
+                elo: stats::trinomial_elo(&w.stats()).into(),
+                elo_pentanomial: stats::pentanomial_elo(&penta).into(),
+                nelo_pentanomial: stats::normalized_elo_pentanomial(&penta).into(),
+                los: round2(stats::los(&w.stats()) * 100.0) / 100.0,
+            }
+        })
+        .collect();
+    let crosstable = (mode == "round-robin").then(|| Crosstable {
+        names: entrants.iter().map(|e| e.name.clone()).collect(),
+        results: (0..n)
+            .map(|i| (0..n).map(|j| (i != j).then_some(cross[i][j])).collect())
+            .collect(),
+    });
+    players.sort_by(|a, b| {
+        b.score_pct
+            .total_cmp(&a.score_pct)
+            .then(b.points.cmp(&a.points))
+    });
+    Summary {
+        mode: mode.to_string(),
+        games: records.len() as u64,
+        players,
+        pairings: pairing_summaries,
+        crosstable,
+        sprt: sprt.map(|p| sprt_of(records, 0, p)),
+    }
+}
+
+fn fmt_elo(e: &EloJson) -> String {
+    match (e.elo, e.margin95) {
+        (Some(elo), Some(m)) => format!("{elo:+.1} ± {m:.1}"),
+        (Some(elo), None) => format!("{elo:+.1} ± inf"),
+        (None, _) => "n/a".into(),
+    }
+}
+
+/// The terminal report.
+pub fn render(s: &Summary) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let verdicts: Vec<&str> = Termination::ALL
+        .iter()
+        .filter(|t| **t != Termination::Full)
+        .map(|t| t.name())
+        .collect();
+    let width = s
+        .players
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(6);
+    let _ = writeln!(
+        out,
+        "{:<width$} {:>5} {:>5} {:>5} {:>5} {:>7} {:>6} {:>18} {:>5}  {:<13} {:<13} losses by verdict",
+        "player",
+        "games",
+        "W",
+        "D",
+        "L",
+        "score%",
+        "points",
+        "Elo ± 95%",
+        "LOS",
+        "as first WDL",
+        "as second WDL"
+    );
+    for p in &s.players {
+        let losses: Vec<String> = verdicts
+            .iter()
+            .filter_map(|v| p.losses_by.get(*v).map(|c| format!("{v} {c}")))
+            .collect();
+        let wdl = |w: &WdlJson| format!("{}-{}-{}", w.wins, w.draws, w.losses);
+        let _ = writeln!(
+            out,
+            "{:<width$} {:>5} {:>5} {:>5} {:>5} {:>7.2} {:>6} {:>18} {:>5.2}  {:<13} {:<13} {}",
+            p.name,
+            p.games,
+            p.wdl.wins,
+            p.wdl.draws,
+            p.wdl.losses,
+            p.score_pct,
+            p.points,
+            fmt_elo(&p.elo),
+            p.los,
+            wdl(&p.as_first),
+            wdl(&p.as_second),
+            if losses.is_empty() {
+                "-".into()
+            } else {
+                losses.join(", ")
+            }
+        );
+    }
+    if let Some(c) = &s.crosstable {
+        let _ = writeln!(out, "\ncrosstable (row's score against column, W-D-L)");
+        let cw = 9usize;
+        let _ = write!(out, "{:<width$}", "");
+        for name in &c.names {
+            let short: String = name.chars().take(cw).collect();
+            let _ = write!(out, " {short:>cw$}");
+        }
+        let _ = writeln!(out);
+        for (i, row) in c.results.iter().enumerate() {
+            let _ = write!(out, "{:<width$}", c.names[i]);
+            for cell in row {
+                let text = cell.map_or("-".into(), |w| {
+                    format!("{}-{}-{}", w.wins, w.draws, w.losses)
+                });
+                let _ = write!(out, " {text:>cw$}");
+            }
+            let _ = writeln!(out);
+        }
+    }
+    if s.mode != "round-robin" {
+        let _ = writeln!(out);
+        for p in &s.pairings {
+            let _ = writeln!(
+                out,
+                "{} vs {}: {}-{}-{}  Elo {}  pentanomial [0, ½, 1, 1½, 2] = {:?}  Elo {}  nElo {}  LOS {:.2}",
+                p.a,
+                p.b,
+                p.wdl.wins,
+                p.wdl.draws,
+                p.wdl.losses,
+                fmt_elo(&p.elo),
+                p.penta,
+                fmt_elo(&p.elo_pentanomial),
+                fmt_elo(&p.nelo_pentanomial),
+                p.los
+            );
+        }
+    }
+    if let Some(t) = &s.sprt {
+        let _ = writeln!(
+            out,
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} [{:.3}, {:.3}] ({}) -> {}",
+            t.elo0, t.elo1, t.alpha, t.beta, t.llr, t.lower, t.upper, t.model, t.decision
+        );
+    }
+    out
+}
+
+/// The live progress bar: games done, and the first entrant's running score and Elo.
+pub struct Progress {
+    bar: ProgressBar,
+    focus: String,
+    wdl: WdlJson,
+}
+
+impl Progress {
+    /// A bar for `total` games, following `focus` (a player name).
+    pub fn new(total: u64, done: u64, focus: &str) -> Progress {
+        let bar = ProgressBar::new(total);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} games  {elapsed_precise} (eta {eta})  {msg}",
+            )
+            .expect("valid template"),
+        );
+        bar.set_position(done);
+        Progress {
+            bar,
+            focus: focus.to_string(),
+            wdl: WdlJson::default(),
+        }
+    }
+
+    /// Counts one game.
+    pub fn record(&mut self, r: &GameRecord) {
+        if r.first == self.focus {
+            self.wdl.add(r.first_score());
+        } else if r.second == self.focus {
+            self.wdl.add(1.0 - r.first_score());
+        }
+        let g = self.wdl.games();
+        if g > 0 {
+            let e: EloJson = stats::trinomial_elo(&self.wdl.stats()).into();
+            self.bar.set_message(format!(
+                "{}: {}-{}-{} score {:.1}%  Elo {}",
+                self.focus,
+                self.wdl.wins,
+                self.wdl.draws,
+                self.wdl.losses,
+                100.0 * self.wdl.score() / g as f64,
+                fmt_elo(&e)
+            ));
+        }
+        self.bar.inc(1);
+    }
+
+    /// Hides the bar (`--quiet`).
+    pub fn hide(&mut self) {
+        self.bar
+            .set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
