@@ -401,16 +401,17 @@ mod tests {
     #[test]
     fn diagonal_wins_both_ways() {
         // Up-right diagonal for the first player: (8,0) (7,1) (6,2) (5,3).
-        let mut a = Script::new(&[0, 1, 2, 3, 3]);
-        let mut b = Script::new(&[1, 2, 2, 3, 3, 8]);
+        let mut a = Script::new(&[0, 1, 3, 2, 8, 3]);
+        let mut b = Script::new(&[1, 2, 2, 3, 3, 5]);
         let g = play(spec(9, 9, 0, 8), [&mut a, &mut b]);
         assert_eq!(
             (g.winner, g.termination),
             (Some(Side::First), Termination::Four)
         );
-        // Mirror: up-left diagonal for the first player.
-        let mut a = Script::new(&[8, 7, 6, 5, 5]);
-        let mut b = Script::new(&[7, 6, 6, 5, 5, 0]);
+        assert_eq!(g.moves.len(), 11);
+        // Mirror image: the up-left diagonal.
+        let mut a = Script::new(&[8, 7, 5, 6, 0, 5]);
+        let mut b = Script::new(&[7, 6, 6, 5, 5, 3]);
         let g = play(spec(9, 9, 0, 0), [&mut a, &mut b]);
         assert_eq!(
             (g.winner, g.termination),
@@ -428,7 +429,9 @@ mod tests {
         assert!(!g.wins(0, 8, 4));
         g.play(0, 8, 5);
         g.play(0, 8, 6);
-        assert!(g.wins(0, 8, 6));
+        assert!(!g.wins(0, 8, 6), "4, 5, 6 is only three");
+        g.play(0, 8, 7);
+        assert!(g.wins(0, 8, 7));
     }
 
     #[test]

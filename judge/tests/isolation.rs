@@ -1,0 +1,330 @@
+//! End-to-end: misbehaving libraries (compiled from `fixtures/`) must each end with the
+//! right verdict, the run must finish, and nothing may appear in the working directory.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+
+/// Compiles every fixture once into a temp dir and returns it.
+fn libs() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for entry in std::fs::read_dir(FIXTURES).expect("fixtures dir") {
+            let src = entry.expect("entry").path();
+            let stem = src.file_stem().unwrap().to_string_lossy().into_owned();
+            let out = dir.path().join(format!("{stem}.so"));
+            let compiler = match src.extension().and_then(|e| e.to_str()) {
+                Some("c") => "cc",
+                // Deliberately gcc, not g++: libstdc++ is not a declared dependency.
+                Some("cpp") => "gcc",
+                Some("so") => {
+                    std::fs::copy(&src, &out).unwrap();
+                    continue;
+                }
+                _ => continue,
+            };
+            let status = Command::new(compiler)
+                .args(["-O1", "-shared", "-fPIC", "-I", FIXTURES, "-o"])
+                .arg(&out)
+                .arg(&src)
+                .status()
+                .unwrap_or_else(|e| panic!("these tests need a C compiler ({compiler}): {e}"));
+            assert!(status.success(), "{compiler} failed on {}", src.display());
+        }
+        dir
+    })
+    .path()
+}
+
+fn lib(name: &str) -> PathBuf {
+    libs().join(format!("{name}.so"))
+}
+
+/// Runs the judge from an empty working directory with a private TMPDIR, and checks
+/// that both are empty afterwards (scratch directories removed, nothing leaked).
+fn judge(args: &[&str], extra: &[PathBuf]) -> Output {
+    let cwd = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args(args)
+        .args(extra)
+        .current_dir(cwd.path())
+        .env("TMPDIR", tmp.path())
+        .output()
+        .expect("run judge");
+    let left = |d: &Path| {
+        std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        left(cwd.path()).is_empty(),
+        "working directory not empty: {:?}",
+        left(cwd.path())
+    );
+    assert!(
+        left(tmp.path()).is_empty(),
+        "scratch left behind: {:?}",
+        left(tmp.path())
+    );
+    out
+}
+
+fn games(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("valid json line"))
+        .collect()
+}
+
+fn ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "judge failed: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn every_misbehaviour_gets_its_verdict() {
+    let run = tempfile::tempdir().unwrap();
+    let out_dir = run.path().join("run");
+    // (opponent, verdict it must lose with, detail substring) — None: it plays legally.
+    let cases: &[(&str, Option<&str>, &str)] = &[
+        ("segfault", Some("crash"), "SIGSEGV"),
+        ("abort", Some("crash"), "SIGABRT"),
+        ("exit3", Some("crash"), "exit status 3"),
+        ("memhog", Some("crash"), ""),
+        ("hang", Some("timeout"), ""),
+        ("spin", Some("timeout"), ""),
+        ("illegal", Some("illegal"), "illegal point"),
+        ("null", Some("null"), ""),
+        ("nosymbol", Some("load"), "clearPoint"),
+        ("notalib", Some("load"), ""),
+        ("flood", None, ""),
+        ("writer", None, ""),
+        ("slow", None, ""),
+        ("cxx_nostdlib", None, ""),
+    ];
+    let pool: Vec<PathBuf> = cases.iter().map(|c| lib(c.0)).collect();
+    let mut args = vec![
+        "gauntlet".to_string(),
+        lib("legal").display().to_string(),
+        "--pairs".into(),
+        "1".into(),
+        "--seed".into(),
+        "3".into(),
+        "--move-limit-ms".into(),
+        "1000".into(),
+        "--memory-limit-mb".into(),
+        "256".into(),
+        "--concurrency".into(),
+        "2".into(),
+        "--quiet".into(),
+        "--out".into(),
+        out_dir.display().to_string(),
+        "--vs".into(),
+    ];
+    args.extend(pool.iter().map(|p| p.display().to_string()));
+    let arg_refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = judge(&arg_refs, &[]);
+    ok(&out);
+    let games = games(&out_dir);
+    assert_eq!(games.len(), 2 * cases.len(), "every game logged");
+    let mut by_opponent: HashMap<String, Vec<&Value>> = HashMap::new();
+    for g in &games {
+        let opp = if g["first"] == "legal" {
+            &g["second"]
+        } else {
+            &g["first"]
+        };
+        by_opponent
+            .entry(opp.as_str().unwrap().to_string())
+            .or_default()
+            .push(g);
+    }
+    for (name, verdict, detail) in cases {
+        let gs = &by_opponent[*name];
+        assert_eq!(gs.len(), 2, "{name}: two games");
+        for g in gs {
+            let opp_side = if g["first"] == *name {
+                "first"
+            } else {
+                "second"
+            };
+            let term = g["termination"].as_str().unwrap();
+            match verdict {
+                Some(v) => {
+                    assert_eq!(term, *v, "{name}: {g}");
+                    assert_eq!(g["loser"], opp_side, "{name} loses: {g}");
+                    let d = g["detail"].as_str().unwrap_or("");
+                    assert!(d.contains(detail), "{name}: detail {d:?} lacks {detail:?}");
+                }
+                None => assert!(
+                    term == "four" || term == "full",
+                    "{name} plays legally: {g}"
+                ),
+            }
+        }
+    }
+    // The illegal point is recorded.
+    let ill = by_opponent["illegal"][0];
+    assert!(ill["illegal_point"].is_array());
+    // Slow but legal: every one of its moves took at least its 200 ms.
+    for g in &by_opponent["slow"] {
+        let start = if g["first"] == "slow" { 0 } else { 1 };
+        let ms: Vec<f64> = g["move_ms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        assert!(
+            ms.iter().skip(start).step_by(2).all(|&t| t >= 199.0),
+            "slow moves: {ms:?}"
+        );
+    }
+    // Output floods are kept, but capped.
+    let flood_log = std::fs::metadata(out_dir.join("logs/flood.log"))
+        .unwrap()
+        .len();
+    assert!(
+        (1 << 20..(1 << 20) + 200).contains(&flood_log),
+        "flood log is {flood_log} bytes"
+    );
+    // The summary names verdicts per player.
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap())
+            .unwrap();
+    let legal = summary["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "legal")
+        .unwrap();
+    assert_eq!(legal["games"], 2 * cases.len() as u64);
+}
+
+#[test]
+fn reused_processes_survive_crashes_and_keep_playing() {
+    let run = tempfile::tempdir().unwrap();
+    let dir = run.path().join("r");
+    let d = dir.display().to_string();
+    let out = judge(
+        &[
+            "gauntlet",
+            "--pairs",
+            "2",
+            "--seed",
+            "9",
+            "--reuse-process",
+            "--quiet",
+            "--move-limit-ms",
+            "1000",
+            "--out",
+            &d,
+        ],
+        &[
+            lib("legal"),
+            "--vs".into(),
+            lib("segfault"),
+            lib("cxx_nostdlib"),
+            lib("fast"),
+        ],
+    );
+    ok(&out);
+    let games = games(&dir);
+    assert_eq!(games.len(), 12);
+    for g in &games {
+        let crashed = g["first"] == "segfault" || g["second"] == "segfault";
+        assert_eq!(g["termination"] == "crash", crashed, "{g}");
+    }
+}
+
+#[test]
+fn resume_plays_only_missing_games_and_keeps_pairs_whole() {
+    let run = tempfile::tempdir().unwrap();
+    let dir = run.path().join("m");
+    let d = dir.display().to_string();
+    let base = [
+        "match",
+        "--pairs",
+        "3",
+        "--seed",
+        "11",
+        "--quiet",
+        "--move-limit-ms",
+        "1000",
+    ];
+    let libs = [lib("legal"), lib("fast")];
+    ok(&judge(&[&base[..], &["--out", &d]].concat(), &libs));
+    let full = games(&dir);
+    assert_eq!(full.len(), 6);
+    // Keep pair 0 whole and one game of pair 1, plus a torn line: as if killed.
+    let text = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("\"pair\":0") || l.contains("\"id\":\"0-1-0\""))
+        .collect();
+    assert_eq!(kept.len(), 3);
+    std::fs::write(dir.join("games.jsonl"), kept.join("\n") + "\n{\"id\":\"0-2").unwrap();
+    let out = judge(&[&base[..], &["--resume", &d]].concat(), &libs);
+    ok(&out);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("4 games to play (2 already logged)"));
+    let resumed = games(&dir);
+    assert_eq!(resumed.len(), 6);
+    let mut ids: Vec<&str> = resumed.iter().map(|g| g["id"].as_str().unwrap()).collect();
+    ids.sort();
+    assert_eq!(ids, ["0-0-0", "0-0-1", "0-1-0", "0-1-1", "0-2-0", "0-2-1"]);
+    // Same seed, same boards.
+    for g in &resumed {
+        let orig = full.iter().find(|o| o["id"] == g["id"]).unwrap();
+        assert_eq!(orig["board"], g["board"]);
+    }
+    // A different library list is refused.
+    let bad = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args(["match", "--quiet", "--resume", &d])
+        .args([lib("legal"), lib("slow")])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+}
+
+#[test]
+fn a_library_can_play_itself() {
+    let run = tempfile::tempdir().unwrap();
+    let dir = run.path().join("s");
+    let d = dir.display().to_string();
+    ok(&judge(
+        &["match", "--pairs", "1", "--quiet", "--out", &d],
+        &[lib("fast"), lib("fast")],
+    ));
+    let g = games(&dir);
+    let first = g.iter().find(|g| g["id"] == "0-0-0").unwrap();
+    assert_eq!(
+        (first["first"].as_str(), first["second"].as_str()),
+        (Some("fast"), Some("fast#2"))
+    );
+}
+
+#[test]
+fn help_everywhere() {
+    for sub in [&[][..], &["match"], &["round-robin"], &["gauntlet"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_judge"))
+            .args(sub)
+            .arg("--help")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{sub:?} --help");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
+    }
+}
