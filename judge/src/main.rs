@@ -10,7 +10,8 @@ mod referee;
 mod report;
 mod runner;
 mod schedule;
-#[path = "stats_shim.rs"]
+// Part of the stats API (e.g. the trinomial SPRT) is not used by the binary yet.
+#[allow(dead_code, unused_imports)]
 mod stats;
 mod tournament;
 

@@ -45,21 +45,32 @@ impl WdlJson {
     }
 }
 
-/// An Elo estimate as JSON (`null` when not finite).
-#[derive(Debug, Clone, Copy, Serialize)]
+/// An Elo estimate as JSON: `null` when not finite (a 0% or 100% score, or no games).
+#[derive(Debug, Clone, Serialize)]
 pub struct EloJson {
     /// Logistic Elo difference.
     pub elo: Option<f64>,
     /// Half-width of the 95% interval.
     pub margin95: Option<f64>,
+    /// How a non-finite Elo reads ("+inf", "-inf", "n/a"); not serialized.
+    #[serde(skip)]
+    elo_inf: String,
 }
 
 impl From<Estimate> for EloJson {
     fn from(e: Estimate) -> Self {
         let f = |x: f64| x.is_finite().then_some((x * 100.0).round() / 100.0);
+        let elo_inf = if e.elo.is_nan() {
+            "n/a"
+        } else if e.elo > 0.0 {
+            "+inf"
+        } else {
+            "-inf"
+        };
         EloJson {
             elo: f(e.elo),
             margin95: f(e.margin95),
+            elo_inf: elo_inf.to_string(),
         }
     }
 }
@@ -82,6 +93,8 @@ pub struct PlayerSummary {
     pub points: u64,
     /// Elo against the field with its 95% margin.
     pub elo: EloJson,
+    /// Normalized Elo against the field (per-game model).
+    pub nelo: EloJson,
     /// Likelihood of superiority over the field, 0..1.
     pub los: f64,
     /// Losses by verdict (`four` for ordinary lost games).
@@ -287,6 +300,7 @@ pub fn summarize(
                 },
                 points: 2 * w.wins + w.draws,
                 elo: stats::trinomial_elo(&w.stats()).into(),
+                nelo: stats::normalized_elo_trinomial(&w.stats()).into(),
                 los: round2(stats::los(&w.stats()) * 100.0) / 100.0,
                 losses_by: losses_by[i].clone(),
                 as_first: first[i],
@@ -337,10 +351,13 @@ pub fn summarize(
 }
 
 fn fmt_elo(e: &EloJson) -> String {
-    match (e.elo, e.margin95) {
-        (Some(elo), Some(m)) => format!("{elo:+.1} ± {m:.1}"),
-        (Some(elo), None) => format!("{elo:+.1} ± inf"),
-        (None, _) => "n/a".into(),
+    let elo = match e.elo {
+        Some(elo) => format!("{elo:+.1}"),
+        None => e.elo_inf.clone(),
+    };
+    match e.margin95 {
+        Some(m) => format!("{elo} ± {m:.1}"),
+        None => format!("{elo} ± inf"),
     }
 }
 

@@ -93,10 +93,10 @@ struct Worker<'a> {
 
 impl Worker<'_> {
     fn host(&mut self, key: (usize, u8)) -> Result<Host, String> {
-        if let Some(h) = self.hosts.remove(&key) {
-            if !h.is_dead() {
-                return Ok(h);
-            }
+        if let Some(h) = self.hosts.remove(&key)
+            && !h.is_dead()
+        {
+            return Ok(h);
         }
         let who = key.0;
         Host::spawn(

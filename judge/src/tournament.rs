@@ -64,41 +64,10 @@ pub fn run_gauntlet(args: GauntletArgs) -> Result<()> {
     run("gauntlet", paths, schedule::gauntlet, &args.common, None)
 }
 
-/// Parses `elo0=.. elo1=.. alpha=.. beta=..` (commas also separate; alpha and beta
-/// default to 0.05).
+/// Parses `--sprt elo0=.. elo1=.. alpha=.. beta=..` (the tokens may also be one
+/// comma-separated argument).
 fn parse_sprt(items: &[String]) -> Result<SprtParams> {
-    let mut p = SprtParams {
-        elo0: f64::NAN,
-        elo1: f64::NAN,
-        alpha: 0.05,
-        beta: 0.05,
-    };
-    for item in items
-        .iter()
-        .flat_map(|s| s.split(','))
-        .filter(|s| !s.is_empty())
-    {
-        let (key, value) = item
-            .split_once('=')
-            .with_context(|| format!("--sprt: expected KEY=VALUE, got {item:?}"))?;
-        let v: f64 = value
-            .parse()
-            .with_context(|| format!("--sprt: {key} is not a number: {value:?}"))?;
-        match key {
-            "elo0" => p.elo0 = v,
-            "elo1" => p.elo1 = v,
-            "alpha" => p.alpha = v,
-            "beta" => p.beta = v,
-            _ => bail!("--sprt: unknown key {key:?} (expected elo0, elo1, alpha, beta)"),
-        }
-    }
-    if !(p.elo0.is_finite() && p.elo1.is_finite()) || p.elo0 >= p.elo1 {
-        bail!("--sprt needs elo0 < elo1, e.g. --sprt elo0=0 elo1=10");
-    }
-    if !(0.0 < p.alpha && p.alpha < 0.5 && 0.0 < p.beta && p.beta < 0.5) {
-        bail!("--sprt: alpha and beta must be in (0, 0.5)");
-    }
-    Ok(p)
+    crate::stats::parse_sprt(&items.join(" ")).map_err(|e| anyhow::anyhow!("--sprt: {e}"))
 }
 
 fn run(
@@ -311,9 +280,15 @@ mod tests {
 
     #[test]
     fn sprt_args() {
-        let p = parse_sprt(&["elo0=0".into(), "elo1=10".into(), "alpha=0.1".into()]).unwrap();
+        let p = parse_sprt(&[
+            "elo0=0".into(),
+            "elo1=10".into(),
+            "alpha=0.1".into(),
+            "beta=0.05".into(),
+        ])
+        .unwrap();
         assert_eq!((p.elo0, p.elo1, p.alpha, p.beta), (0.0, 10.0, 0.1, 0.05));
-        let p = parse_sprt(&["elo0=-5,elo1=5".into()]).unwrap();
+        let p = parse_sprt(&["elo0=-5,elo1=5,alpha=0.05,beta=0.05".into()]).unwrap();
         assert_eq!((p.elo0, p.elo1), (-5.0, 5.0));
         assert!(parse_sprt(&["elo0=5".into(), "elo1=0".into()]).is_err());
         assert!(parse_sprt(&["gamma=1".into()]).is_err());

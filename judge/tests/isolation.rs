@@ -328,3 +328,35 @@ fn help_everywhere() {
         assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
     }
 }
+
+#[test]
+fn sprt_stops_a_one_sided_match_early() {
+    let run = tempfile::tempdir().unwrap();
+    let dir = run.path().join("sprt");
+    let d = dir.display().to_string();
+    let out = judge(
+        &[
+            "match", "--pairs", "500", "--seed", "4", "--quiet", "--out", &d,
+        ],
+        &[
+            lib("legal"),
+            lib("null"),
+            "--sprt".into(),
+            "elo0=0".into(),
+            "elo1=10".into(),
+            "alpha=0.05".into(),
+            "beta=0.05".into(),
+        ],
+    );
+    ok(&out);
+    let n = games(&dir).len();
+    assert!(n < 1000, "stopped early ({n} games)");
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["sprt"]["decision"], "H1");
+    assert!(summary["sprt"]["llr"].as_f64().unwrap() >= summary["sprt"]["upper"].as_f64().unwrap());
+    assert_eq!(
+        summary["pairings"][0]["penta"][4].as_u64().unwrap() as usize * 2,
+        n - n % 2
+    );
+}
