@@ -33,6 +33,11 @@ pub struct GameRecord {
     pub result: String,
     /// Why the game ended.
     pub termination: Termination,
+    /// The course `Compete` runner's result code for this game, with A the first mover:
+    /// 0 tie, 1/2 A/B wins, 3/5 A/B bug, 4/6 A/B illegal, 7/8 A/B timeout (NULL
+    /// included), -1/-2 A/B failed to load, -3/-4 A/B missing symbol.
+    #[serde(default)]
+    pub course_code: i32,
     /// Who lost by the verdict (`first`/`second`), absent for a tie.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loser: Option<Side>,
@@ -73,6 +78,24 @@ pub fn result_string(winner: Option<Side>) -> &'static str {
         Some(Side::First) => "1-0",
         Some(Side::Second) => "0-1",
         None => "1/2-1/2",
+    }
+}
+
+/// The course runner's result code (see [`GameRecord::course_code`]).
+pub fn course_code(termination: Termination, loser: Option<Side>, detail: Option<&str>) -> i32 {
+    let Some(loser) = loser else { return 0 };
+    let a = loser == Side::First;
+    let pick = |if_a: i32, if_b: i32| if a { if_a } else { if_b };
+    match termination {
+        Termination::Full => 0,
+        Termination::Four => pick(2, 1),
+        Termination::Crash => pick(3, 5),
+        Termination::Illegal => pick(4, 6),
+        Termination::Timeout | Termination::Null => pick(7, 8),
+        Termination::Load if detail.is_some_and(|d| d.starts_with("missing symbol")) => {
+            pick(-3, -4)
+        }
+        Termination::Load => pick(-1, -2),
     }
 }
 
@@ -165,6 +188,7 @@ mod tests {
             second_path: "b.so".into(),
             result: "1-0".into(),
             termination: Termination::Four,
+            course_code: 1,
             loser: Some(Side::Second),
             detail: None,
             illegal_point: None,
@@ -200,6 +224,17 @@ mod tests {
         assert_eq!(back.len(), 3);
         assert_eq!(back[0], rec(0, 0, 0));
         let kept = keep_whole_pairs(&path).unwrap();
+        assert_eq!(course_code(Termination::Four, Some(Side::Second), None), 1);
+        assert_eq!(course_code(Termination::Null, Some(Side::First), None), 7);
+        assert_eq!(
+            course_code(
+                Termination::Load,
+                Some(Side::Second),
+                Some("missing symbol x")
+            ),
+            -4
+        );
+        assert_eq!(course_code(Termination::Full, None, None), 0);
         assert_eq!(kept.len(), 2);
         assert_eq!(read(&path).unwrap().len(), 2);
     }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::game_log::{GameRecord, result_string};
+use crate::game_log::{GameRecord, course_code, result_string};
 use crate::host::protocol::MoveRequest;
 use crate::host::{Answer, Host, HostConfig, LogSink};
 use crate::referee::{self, Outcome, Reply, Side, TimedReply, View};
@@ -166,6 +166,11 @@ impl Worker<'_> {
             second_path: b.path.clone(),
             result: result_string(o.winner).to_string(),
             termination: o.termination,
+            course_code: course_code(
+                o.termination,
+                o.winner.map(Side::other),
+                o.detail.as_deref(),
+            ),
             loser: o.winner.map(Side::other),
             detail: o.detail,
             illegal_point: o.illegal_point.map(|(x, y)| [x, y]),

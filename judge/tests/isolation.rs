@@ -176,6 +176,24 @@ fn every_misbehaviour_gets_its_verdict() {
             }
         }
     }
+    // The course runner's result codes, with A the first mover.
+    for g in &games {
+        let loser_first = g["loser"] == "first";
+        let code = g["course_code"].as_i64().unwrap();
+        let expect = match (
+            g["termination"].as_str().unwrap(),
+            g["detail"].as_str().unwrap_or(""),
+        ) {
+            ("crash", _) => [3, 5],
+            ("illegal", _) => [4, 6],
+            ("timeout" | "null", _) => [7, 8],
+            ("load", d) if d.starts_with("missing symbol") => [-3, -4],
+            ("load", _) => [-1, -2],
+            ("four", _) => [2, 1],
+            _ => [0, 0],
+        };
+        assert_eq!(code, if loser_first { expect[0] } else { expect[1] }, "{g}");
+    }
     // The illegal point is recorded.
     let ill = by_opponent["illegal"][0];
     assert!(ill["illegal_point"].is_array());
@@ -359,4 +377,70 @@ fn sprt_stops_a_one_sided_match_early() {
         summary["pairings"][0]["penta"][4].as_u64().unwrap() as usize * 2,
         n - n % 2
     );
+}
+
+#[test]
+fn killing_the_judge_loses_only_games_in_flight() {
+    let run = tempfile::tempdir().unwrap();
+    let dir = run.path().join("k");
+    let d = dir.display().to_string();
+    // A private copy, so its path identifies this test's hosts in /proc.
+    let slow = run.path().join("slow-kill.so");
+    std::fs::copy(lib("slow"), &slow).unwrap();
+    let cwd = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let base = [
+        "match",
+        "--pairs",
+        "4",
+        "--seed",
+        "8",
+        "--quiet",
+        "--concurrency",
+        "2",
+        "--move-limit-ms",
+        "1000",
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args(base)
+        .args(["--out", &d])
+        .arg(&slow)
+        .arg(lib("legal"))
+        .current_dir(cwd.path())
+        .env("TMPDIR", tmp.path())
+        .stderr(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1800));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let logged = std::fs::read_to_string(dir.join("games.jsonl")).unwrap_or_default();
+    let before = logged
+        .lines()
+        .filter(|l| serde_json::from_str::<Value>(l).is_ok())
+        .count();
+    assert!(before < 8, "killed before the end ({before} games logged)");
+    // The hosts died with their parent.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let needle = slow.display().to_string();
+    let orphans: Vec<_> = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
+        .filter(|c| String::from_utf8_lossy(c).contains(&needle))
+        .collect();
+    assert!(orphans.is_empty(), "host processes outlived the judge");
+    assert!(std::fs::read_dir(cwd.path()).unwrap().next().is_none());
+    let out = judge(
+        &[&base[..], &["--resume", &d]].concat(),
+        &[slow.clone(), lib("legal")],
+    );
+    ok(&out);
+    let after = games(&dir);
+    assert_eq!(after.len(), 8);
+    let ids: std::collections::HashSet<_> = after
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), 8);
 }
