@@ -2,11 +2,17 @@
 //!
 //! Run: `cargo bench --bench speed` (optionally `-- SECONDS`, default 3 per measurement).
 //! One iteration = one selection, one expansion, exactly one playout, one backup.
+//!
+//! `cargo bench --bench speed -- --fixed` does a fixed amount of work instead (20 000
+//! playouts and 20 000 UCT iterations per row) and prints plies, for instruction counts
+//! under `valgrind --tool=callgrind`, which are stable on a shared machine.
 
 use gravity4::position::Position;
 use gravity4::search::playout::random_playout;
+use gravity4::search::solver::tactical_playout;
 use gravity4::search::tree::Tree;
-use gravity4::search::{SearchConfig, SearchLimits, search};
+use gravity4::search::{SearchConfig, SearchLimits, solver, uct};
+use gravity4::threats::ThreatPosition;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::hint::black_box;
@@ -26,7 +32,13 @@ fn positions() -> Vec<(&'static str, Position)> {
     ]
 }
 
+/// Fixed work per row for instruction counting.
+const FIXED_WORK: u64 = 20_000;
+
 fn main() {
+    if std::env::args().any(|a| a == "--fixed") {
+        return fixed_work();
+    }
     let seconds: f64 = std::env::args()
         .skip(1)
         .find_map(|a| a.parse().ok())
@@ -35,31 +47,77 @@ fn main() {
     let mut tree = Tree::default();
     let mut rng = SmallRng::seed_from_u64(2026);
     println!(
-        "{:<28} {:>16} {:>16} {:>12}",
-        "position", "UCT iter/s", "playouts/s", "ns/ply"
+        "{:<28} {:<8} {:>12} {:>12} {:>8}",
+        "position", "profile", "UCT iter/s", "playouts/s", "ns/ply"
     );
     for (name, pos) in positions() {
-        let limits = SearchLimits::for_duration(budget, 256 << 20);
-        let start = Instant::now();
-        let report = search(&pos, &mut tree, &SearchConfig::default(), &limits, &mut rng)
-            .expect("positions have moves");
-        let uct_rate = report.iterations as f64 / start.elapsed().as_secs_f64();
-
-        let (mut playouts, mut plies) = (0u64, 0u64);
-        let start = Instant::now();
-        while start.elapsed() < budget {
-            for _ in 0..1000 {
-                let mut scratch = pos.clone();
-                black_box(random_playout(&mut scratch, &mut rng));
-                plies += (scratch.ply() - pos.ply()) as u64;
-                playouts += 1;
+        for profile in ["classic", "strong"] {
+            let limits = SearchLimits {
+                max_iterations: None,
+                ..SearchLimits::for_duration(budget, 256 << 20)
+            };
+            let config = SearchConfig::default();
+            let start = Instant::now();
+            let report = match profile {
+                "classic" => uct::search(&pos, &mut tree, &config, &limits, &mut rng),
+                _ => solver::search(&pos, &mut tree, &config, &limits, &mut rng),
             }
+            .expect("positions have moves");
+            let uct_rate = report.iterations as f64 / start.elapsed().as_secs_f64();
+
+            let threat_root = ThreatPosition::new(pos.clone());
+            let (mut playouts, mut plies) = (0u64, 0u64);
+            let start = Instant::now();
+            while start.elapsed() < budget {
+                for _ in 0..1000 {
+                    let ply = if profile == "classic" {
+                        let mut scratch = pos.clone();
+                        black_box(random_playout(&mut scratch, &mut rng));
+                        scratch.ply()
+                    } else {
+                        let mut scratch = threat_root.clone();
+                        black_box(tactical_playout(&mut scratch, &mut rng));
+                        scratch.position().ply()
+                    };
+                    plies += (ply - pos.ply()) as u64;
+                    playouts += 1;
+                }
+            }
+            let elapsed = start.elapsed().as_secs_f64();
+            println!(
+                "{name:<28} {profile:<8} {uct_rate:>12.0} {:>12.0} {:>8.2}",
+                playouts as f64 / elapsed,
+                elapsed * 1e9 / plies as f64
+            );
         }
-        let elapsed = start.elapsed().as_secs_f64();
+    }
+}
+
+/// Runs a fixed number of playouts and iterations per position and profile, printing the
+/// plies played, so `callgrind` totals can be divided into instructions per ply.
+fn fixed_work() {
+    let mut tree = Tree::default();
+    let mut rng = SmallRng::seed_from_u64(2026);
+    for (name, pos) in positions() {
+        let threat_root = ThreatPosition::new(pos.clone());
+        let (mut classic_plies, mut strong_plies) = (0, 0);
+        for _ in 0..FIXED_WORK {
+            let mut scratch = pos.clone();
+            black_box(random_playout(&mut scratch, &mut rng));
+            classic_plies += scratch.ply() - pos.ply();
+            let mut scratch = threat_root.clone();
+            black_box(tactical_playout(&mut scratch, &mut rng));
+            strong_plies += scratch.position().ply() - pos.ply();
+        }
+        let limits = SearchLimits {
+            max_iterations: Some(FIXED_WORK),
+            ..SearchLimits::for_duration(Duration::from_secs(3600), 256 << 20)
+        };
+        let config = SearchConfig::default();
+        uct::search(&pos, &mut tree, &config, &limits, &mut rng);
+        solver::search(&pos, &mut tree, &config, &limits, &mut rng);
         println!(
-            "{name:<28} {uct_rate:>16.0} {:>16.0} {:>12.2}",
-            playouts as f64 / elapsed,
-            elapsed * 1e9 / plies as f64
+            "{name}: classic playout plies {classic_plies}, strong playout plies {strong_plies}"
         );
     }
 }

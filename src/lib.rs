@@ -16,6 +16,7 @@ pub mod position;
 pub mod search;
 pub mod session;
 pub mod settings;
+pub mod threats;
 
 #[cfg(feature = "abi")]
 mod exports {

@@ -389,6 +389,27 @@ impl Position {
         self.top[col] as usize - 1
     }
 
+    /// The line masks of `side` through `(row, col)`: row, column, diagonal, anti-diagonal,
+    /// with their line kinds' bit conventions (see the module docs).
+    #[inline(always)]
+    pub(crate) fn lines_through(&self, side: Side, row: usize, col: usize) -> [u16; 4] {
+        let lines = &self.lines[side as usize];
+        [
+            lines[ROW_BASE + row],
+            lines[COL_BASE + col],
+            lines[diag_index(row, col)],
+            lines[anti_index(row, col)],
+        ]
+    }
+
+    /// The row a stone in `col` would land on after one more stone in `col`, if any.
+    #[inline(always)]
+    pub(crate) fn row_above_landing(&self, col: usize) -> Option<usize> {
+        let row = (self.top[col] as usize).checked_sub(1)?;
+        let top = row - usize::from(row as u8 == self.skip_at[col]);
+        top.checked_sub(1)
+    }
+
     /// Who holds `(row, col)`, if anyone.
     pub fn stone(&self, row: usize, col: usize) -> Option<Side> {
         [Side::Us, Side::Them]

@@ -9,8 +9,8 @@
 
 use crate::ffi::Request;
 use crate::search::tree::Tree;
-use crate::search::{SearchConfig, SearchLimits, SearchReport, search};
-use crate::settings::Settings;
+use crate::search::{SearchConfig, SearchLimits, SearchReport, solver, uct};
+use crate::settings::{Profile, Settings};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::sync::{Mutex, TryLockError};
@@ -36,27 +36,27 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
         memory_bytes: settings.tree_bytes,
     };
     let mut rng = SmallRng::from_os_rng();
-    let report = search(
-        &request.position,
-        tree,
-        &SearchConfig::default(),
-        &limits,
-        &mut rng,
-    )
+    let config = SearchConfig::default();
+    let report = match settings.profile {
+        Profile::Classic => uct::search(&request.position, tree, &config, &limits, &mut rng),
+        Profile::Strong => solver::search(&request.position, tree, &config, &limits, &mut rng),
+    }
     .expect("a validated request has a legal move");
     if settings.log {
-        log_line(request, &report);
+        log_line(request, &report, settings.profile);
     }
     report.col
 }
 
-fn log_line(request: &Request, report: &SearchReport) {
+fn log_line(request: &Request, report: &SearchReport, profile: Profile) {
     eprintln!(
-        "gravity4: ms={} iterations={} nodes={} move={} winrate={:.4} profile=classic",
+        "gravity4: ms={} iterations={} nodes={} move={} winrate={:.4} proof={:?} profile={}",
         request.entry.elapsed().as_millis(),
         report.iterations,
         report.nodes,
         report.col,
-        report.winrate
+        report.winrate,
+        report.proof,
+        profile.name()
     );
 }

@@ -14,6 +14,38 @@ pub const ENV_MOVE_MS: &str = "GRAVITY4_MOVE_MS";
 /// Environment variable that turns on one telemetry line per call on stderr when `1`.
 pub const ENV_LOG: &str = "GRAVITY4_LOG";
 
+/// Environment variable choosing the search profile: `strong` (default) or `classic`.
+pub const ENV_PROFILE: &str = "GRAVITY4_PROFILE";
+
+/// Which search plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// The plain two-board UCT of the course report: UCB1 with c = 0.8, random playouts,
+    /// best-mean final move. Kept unchanged as the baseline every improvement is measured on.
+    Classic,
+    /// The strongest configuration: UCT with proofs, tactical expansion and playouts.
+    Strong,
+}
+
+impl Profile {
+    /// The name used in `GRAVITY4_PROFILE` and in telemetry.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Classic => "classic",
+            Profile::Strong => "strong",
+        }
+    }
+
+    /// Parses a profile name (`default` means [`Profile::Strong`]).
+    pub fn parse(text: &str) -> Option<Profile> {
+        match text.trim() {
+            "classic" => Some(Profile::Classic),
+            "strong" | "default" => Some(Profile::Strong),
+            _ => None,
+        }
+    }
+}
+
 /// Settings read from the environment at each call (cheap, and tests can change them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -23,6 +55,8 @@ pub struct Settings {
     pub tree_bytes: usize,
     /// Print one `key=value` line per call on stderr.
     pub log: bool,
+    /// The search that plays.
+    pub profile: Profile,
 }
 
 impl Settings {
@@ -40,10 +74,18 @@ impl Settings {
             },
             Err(_) => DEFAULT_MOVE_MS,
         };
+        let profile = match std::env::var(ENV_PROFILE) {
+            Ok(text) => Profile::parse(&text).unwrap_or_else(|| {
+                eprintln!("gravity4: ignoring {ENV_PROFILE}={text:?}: expected strong or classic");
+                Profile::Strong
+            }),
+            Err(_) => Profile::Strong,
+        };
         Settings {
             budget: Duration::from_millis(budget_ms),
             tree_bytes: DEFAULT_TREE_BYTES,
             log: std::env::var(ENV_LOG).is_ok_and(|v| v == "1"),
+            profile,
         }
     }
 }

@@ -10,6 +10,7 @@
 //! - [`uct`]: selection, expansion, backup, the time loop and the final choice.
 
 pub mod playout;
+pub mod solver;
 pub mod tree;
 pub mod uct;
 

@@ -9,16 +9,18 @@ pub type NodeId = u32;
 /// The root is always the first node.
 pub const ROOT: NodeId = 0;
 
-/// What is known about the game at a node.
+/// What is proven about the game at a node, for the player who moved INTO it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum NodeKind {
-    /// Not yet reached by the search (no move played into it yet), or an ordinary position.
+    /// Nothing proven (or not yet reached).
     Open = 0,
-    /// The move into this node made four in a row: the mover won.
+    /// The mover wins: the move made four, or (solver) the opponent loses whatever it plays.
     Win = 1,
-    /// The move into this node filled the board without a four: a tie.
+    /// A tie: the move filled the board, or (solver) best play from here ties.
     Tie = 2,
+    /// The mover loses by force: the opponent has a winning reply (solver only).
+    Loss = 3,
 }
 
 /// One position of the tree, reached from its parent by dropping a stone in `col`.

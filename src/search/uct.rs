@@ -12,10 +12,10 @@ pub const EXPLORATION: f32 = 0.8;
 
 /// How often (in iterations) the clock is read. An iteration costs about a microsecond, so
 /// 64 of them stay far below the 20 ms a move may overrun its budget by.
-const CLOCK_EVERY: u64 = 64;
+pub(super) const CLOCK_EVERY: u64 = 64;
 
 /// Longest possible path: every cell of a 12x12 board plus the root.
-const MAX_PATH: usize = MAX_SIZE * MAX_SIZE + 1;
+pub(super) const MAX_PATH: usize = MAX_SIZE * MAX_SIZE + 1;
 
 /// Visit counts below this read `1/n`, `1/sqrt(n)` and `ln n` from tables (48 KiB, hot in
 /// cache) instead of computing them: UCB1 over 12 children would otherwise cost 12 divisions
@@ -23,14 +23,14 @@ const MAX_PATH: usize = MAX_SIZE * MAX_SIZE + 1;
 const TABLE_SIZE: usize = 4096;
 
 /// Precomputed `1/n`, `1/sqrt(n)` and `ln n` for small `n`.
-struct UcbTables {
+pub(super) struct UcbTables {
     inv: Vec<f32>,
     inv_sqrt: Vec<f32>,
     ln: Vec<f32>,
 }
 
 impl UcbTables {
-    fn new() -> UcbTables {
+    pub(super) fn new() -> UcbTables {
         let n = |i: usize| i.max(1) as f32;
         UcbTables {
             inv: (0..TABLE_SIZE).map(|i| 1.0 / n(i)).collect(),
@@ -99,6 +99,9 @@ impl SearchLimits {
 /// The outcome of one search.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchReport {
+    /// What the search proved about the root for the side to move: `Win`, `Tie`, `Loss`, or
+    /// `Open` when nothing is proven (always `Open` for plain UCT).
+    pub proof: NodeKind,
     /// The chosen column.
     pub col: usize,
     /// The chosen child's mean result for the side to move, 0..=1.
@@ -140,6 +143,7 @@ pub fn search<R: RngCore>(
         backup(tree, &path[..=depth], root.to_move(), outcome);
     }
     best_child(tree).map(|(col, winrate)| SearchReport {
+        proof: NodeKind::Open,
         col,
         winrate,
         iterations,
@@ -199,7 +203,12 @@ fn descend<R: RngCore>(
 
 /// UCB1 over the children of `id`; an unvisited child is taken at once (infinite bound).
 #[inline]
-fn select_child(tree: &Tree, id: NodeId, exploration: f32, tables: &UcbTables) -> NodeId {
+pub(super) fn select_child(
+    tree: &Tree,
+    id: NodeId,
+    exploration: f32,
+    tables: &UcbTables,
+) -> NodeId {
     let parent = tree.node(id);
     let first = parent.first_child;
     // c * sqrt(2 ln N_parent / N) = [c * sqrt(2 ln N_parent)] * sqrt(1 / N): one ln per level.
@@ -207,6 +216,10 @@ fn select_child(tree: &Tree, id: NodeId, exploration: f32, tables: &UcbTables) -
     let mut best = first;
     let mut best_score = f32::NEG_INFINITY;
     for (i, child) in tree.children(id).iter().enumerate() {
+        // A proven loss for the mover is never worth a visit (only the solver proves them).
+        if child.kind == NodeKind::Loss {
+            continue;
+        }
         if child.visits == 0 {
             return first + i as NodeId;
         }
@@ -223,7 +236,7 @@ fn select_child(tree: &Tree, id: NodeId, exploration: f32, tables: &UcbTables) -
 /// Adds the outcome to every node on the path, each from the view of the side that moved
 /// into it.
 #[inline]
-fn backup(tree: &mut Tree, path: &[NodeId], root_mover: Side, outcome: Outcome) {
+pub(super) fn backup(tree: &mut Tree, path: &[NodeId], root_mover: Side, outcome: Outcome) {
     // The root was "moved into" by the side not to move there; sides alternate downwards.
     let mut mover = root_mover.other();
     for &id in path {
@@ -249,7 +262,7 @@ fn best_child(tree: &Tree) -> Option<(usize, f64)> {
 
 /// Columns ordered from the centre outwards: the first visits go to the moves that are
 /// usually best, which matters only until every child has been tried once.
-fn centre_first(cols: usize) -> Vec<u8> {
+pub(super) fn centre_first(cols: usize) -> Vec<u8> {
     let mut order: Vec<u8> = (0..cols as u8).collect();
     order.sort_by_key(|&c| (2 * c as i32 - (cols as i32 - 1)).abs());
     order
@@ -291,10 +304,10 @@ mod tests {
 
     #[test]
     fn blocks_the_opponents_immediate_win() {
-        // Them has three on the bottom row and threatens col 3; Us must block.
-        let pos = after(&[0, 6, 0, 1, 5, 2]);
+        // Them holds (5,1),(5,2),(5,3) next to Us at (5,0): Us must block at col 4.
+        let pos = after(&[0, 1, 6, 2, 6, 3]);
         let report = run(&pos, 50_000);
-        assert_eq!(report.col, 3, "{pos:?}");
+        assert_eq!(report.col, 4, "{pos:?}");
     }
 
     #[test]

@@ -1,0 +1,363 @@
+//! The strong search: UCT with proofs (MCTS-solver), tactical expansion and tactical playouts.
+//!
+//! Differences from plain [`uct`](super::uct):
+//! - Positions carry their threats ([`ThreatPosition`]), so every node and playout ply knows
+//!   its immediate wins, forced blocks and moves that let the opponent win on top.
+//! - Expansion adds only [`Tactics::candidates`]: a winning move proves the node at once,
+//!   a forced block is the only child, moves that lose on the spot are left out.
+//! - Proofs: terminal and tactically decided nodes are proven wins, losses or ties for the
+//!   player who moved into them, and proofs climb the tree (a node is lost for its mover if
+//!   any child wins for the opponent; decided when all children are). Selection skips proven
+//!   losses, and a proven node is backed up without a playout.
+//! - Playouts win when they can, block when they must and avoid losing on the spot.
+//! - Time: the search stops when the root is proven, when the root has one candidate, or
+//!   when the most visited move can no longer be overtaken before the deadline.
+
+use super::playout::Outcome;
+use super::tree::{NodeId, NodeKind, ROOT, Tree};
+use super::uct::{
+    CLOCK_EVERY, MAX_PATH, SearchConfig, SearchLimits, SearchReport, UcbTables, backup,
+    centre_first, select_child,
+};
+use crate::position::{MAX_SIZE, Position, Side};
+use crate::threats::ThreatPosition;
+use rand::RngCore;
+use std::time::Instant;
+
+/// Runs the solver search from `root`. Returns `None` only when `root` has no legal move.
+pub fn search<R: RngCore>(
+    root: &Position,
+    tree: &mut Tree,
+    config: &SearchConfig,
+    limits: &SearchLimits,
+    rng: &mut R,
+) -> Option<SearchReport> {
+    if root.open_columns() == 0 {
+        return None;
+    }
+    tree.reset(limits.memory_bytes);
+    let root_tp = ThreatPosition::new(root.clone());
+    let order = centre_first(root.cols());
+    let tables = UcbTables::new();
+    let mut scratch = root_tp.clone();
+    let mut path = [ROOT; MAX_PATH];
+    let mut iterations = 0u64;
+    let start = Instant::now();
+    loop {
+        if limits.max_iterations.is_some_and(|m| iterations >= m) {
+            break;
+        }
+        if iterations.is_multiple_of(CLOCK_EVERY) {
+            let now = Instant::now();
+            if now >= limits.deadline
+                || (iterations > 0 && decided(tree, iterations, start, now, limits))
+            {
+                break;
+            }
+        }
+        if tree.node(ROOT).kind != NodeKind::Open {
+            break;
+        }
+        iterations += 1;
+        scratch.clone_from(&root_tp);
+        let (outcome, depth) = descend(tree, &mut scratch, &mut path, &order, config, &tables, rng);
+        backup(tree, &path[..=depth], root.to_move(), outcome);
+        prove_upwards(tree, &path[..=depth]);
+    }
+    choose(tree).map(|(col, winrate)| SearchReport {
+        proof: root_proof(tree),
+        col,
+        winrate,
+        iterations,
+        nodes: tree.len(),
+    })
+}
+
+/// True when more searching cannot change the move: the root has one candidate, or the most
+/// visited child leads the runner-up by more visits than the time left can give.
+fn decided(
+    tree: &Tree,
+    iterations: u64,
+    start: Instant,
+    now: Instant,
+    limits: &SearchLimits,
+) -> bool {
+    let children = tree.children(ROOT);
+    let live = || children.iter().filter(|c| c.kind != NodeKind::Loss);
+    if children.len() == 1 || children.iter().any(|c| c.kind == NodeKind::Win) {
+        return true;
+    }
+    if limits.max_iterations.is_some() {
+        return false; // fixed-work runs (tests, benches) do exactly the work asked
+    }
+    let (mut first, mut second) = (0u32, 0u32);
+    for c in live() {
+        if c.visits > first {
+            second = first;
+            first = c.visits;
+        } else if c.visits > second {
+            second = c.visits;
+        }
+    }
+    let elapsed = now.duration_since(start).as_secs_f64().max(1e-6);
+    let left = limits.deadline.saturating_duration_since(now).as_secs_f64();
+    let still_to_come = iterations as f64 / elapsed * left;
+    f64::from(first - second) > still_to_come
+}
+
+/// Walks to a new leaf, a proven node or the end of the game, expanding with tactics; then
+/// finishes with a tactical playout. Returns the outcome and the depth reached on `path`.
+#[inline]
+fn descend<R: RngCore>(
+    tree: &mut Tree,
+    scratch: &mut ThreatPosition,
+    path: &mut [NodeId; MAX_PATH],
+    order: &[u8],
+    config: &SearchConfig,
+    tables: &UcbTables,
+    rng: &mut R,
+) -> (Outcome, usize) {
+    let mut node = ROOT;
+    let mut depth = 0;
+    loop {
+        let n = *tree.node(node);
+        // The side that moved into `node`: the opposite of the side to move in `scratch`.
+        let mover = scratch.position().to_move().other();
+        match n.kind {
+            NodeKind::Win => return (Outcome::Win(mover), depth),
+            NodeKind::Loss => return (Outcome::Win(mover.other()), depth),
+            NodeKind::Tie => return (Outcome::Tie, depth),
+            NodeKind::Open => {}
+        }
+        if n.child_count == 0 {
+            if n.visits == 0 && node != ROOT {
+                return (tactical_playout(scratch, rng), depth);
+            }
+            let tactics = scratch.tactics();
+            let is_root = node == ROOT;
+            // The root always gets children: the search must return a move even when the
+            // position is decided, so it expands the win alone, or every move when all lose.
+            if tactics.wins != 0 && !is_root {
+                // The side to move wins at once: the mover into this node has lost.
+                tree.node_mut(node).kind = NodeKind::Loss;
+                return (Outcome::Win(mover.other()), depth);
+            }
+            let candidates = match tactics.candidates() {
+                0 if is_root => tactics.open,
+                c => c,
+            };
+            if candidates == 0 {
+                // Every move lets the opponent win next: the mover into this node has won.
+                tree.node_mut(node).kind = NodeKind::Win;
+                return (Outcome::Win(mover), depth);
+            }
+            let mut cols = [0u8; MAX_SIZE];
+            let mut len = 0;
+            for &c in order {
+                if candidates & (1 << c) != 0 {
+                    cols[len] = c;
+                    len += 1;
+                }
+            }
+            if !tree.expand(node, &cols[..len]) {
+                return (tactical_playout(scratch, rng), depth);
+            }
+        }
+        let child = select_child(tree, node, config.exploration, tables);
+        let won = scratch.play(tree.node(child).col as usize);
+        depth += 1;
+        path[depth] = child;
+        node = child;
+        if won {
+            tree.node_mut(child).kind = NodeKind::Win;
+            return (Outcome::Win(mover.other()), depth);
+        }
+        if scratch.position().empty_cells() == 0 {
+            tree.node_mut(child).kind = NodeKind::Tie;
+            return (Outcome::Tie, depth);
+        }
+    }
+}
+
+/// Finishes the game: win when possible, block when forced, never hand the opponent a win on
+/// top unless every move does; otherwise uniformly random. Decided positions end early.
+#[inline]
+pub fn tactical_playout<R: RngCore>(pos: &mut ThreatPosition, rng: &mut R) -> Outcome {
+    loop {
+        let to_move = pos.position().to_move();
+        let tactics = pos.tactics();
+        if tactics.open == 0 {
+            return Outcome::Tie;
+        }
+        if tactics.wins != 0 {
+            return Outcome::Win(to_move);
+        }
+        let candidates = tactics.candidates();
+        if candidates == 0 {
+            // Two threats to block, or only moves that let the opponent win on top.
+            return Outcome::Win(to_move.other());
+        }
+        let col = random_bit(candidates, rng);
+        if pos.play(col) {
+            return Outcome::Win(to_move);
+        }
+    }
+}
+
+/// A uniformly random set bit of the non-zero `mask`.
+#[inline(always)]
+fn random_bit<R: RngCore>(mut mask: u16, rng: &mut R) -> usize {
+    let n = mask.count_ones();
+    // Multiply-shift onto 0..n, as in the plain playout.
+    let mut k = ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as u32;
+    while k > 0 {
+        mask &= mask - 1;
+        k -= 1;
+    }
+    mask.trailing_zeros() as usize
+}
+
+/// Climbs from the end of `path` proving parents from their children, stopping at the first
+/// node that stays unproven.
+fn prove_upwards(tree: &mut Tree, path: &[NodeId]) {
+    for pair in path.windows(2).rev() {
+        let (parent, child) = (pair[0], pair[1]);
+        if tree.node(parent).kind != NodeKind::Open {
+            continue; // proven in `descend` (tactics) already; keep climbing
+        }
+        let kind = match tree.node(child).kind {
+            NodeKind::Open => return,
+            // The side to move at `parent` has a winning move: the parent's mover loses.
+            NodeKind::Win => NodeKind::Loss,
+            NodeKind::Tie | NodeKind::Loss => match best_proven(tree, parent) {
+                Some(kind) => kind,
+                None => return,
+            },
+        };
+        tree.node_mut(parent).kind = kind;
+    }
+}
+
+/// If every child of `id` is proven, the value of `id` for the player who moved into it.
+fn best_proven(tree: &Tree, id: NodeId) -> Option<NodeKind> {
+    let mut any_tie = false;
+    for c in tree.children(id) {
+        match c.kind {
+            NodeKind::Open => return None,
+            NodeKind::Win => return Some(NodeKind::Loss),
+            NodeKind::Tie => any_tie = true,
+            NodeKind::Loss => {}
+        }
+    }
+    Some(if any_tie {
+        NodeKind::Tie
+    } else {
+        NodeKind::Win
+    })
+}
+
+/// The root's proven value for the side to move there.
+fn root_proof(tree: &Tree) -> NodeKind {
+    match tree.node(ROOT).kind {
+        NodeKind::Win => NodeKind::Loss,
+        NodeKind::Loss => NodeKind::Win,
+        other => other,
+    }
+}
+
+/// The move to play: a proven win at once; else the most visited move that is not a proven
+/// loss (robust child), ties broken by the better mean; a lost position plays its most
+/// visited move. Returns the column and that child's mean.
+fn choose(tree: &Tree) -> Option<(usize, f64)> {
+    let children = tree.children(ROOT);
+    if let Some(win) = children.iter().find(|c| c.kind == NodeKind::Win) {
+        return Some((win.col as usize, 1.0));
+    }
+    let by_visits = |a: &&super::tree::Node, b: &&super::tree::Node| {
+        a.visits.cmp(&b.visits).then(a.mean().total_cmp(&b.mean()))
+    };
+    children
+        .iter()
+        .filter(|c| c.kind != NodeKind::Loss)
+        .max_by(by_visits)
+        .or_else(|| children.iter().max_by(by_visits))
+        .map(|c| {
+            let mean = match c.kind {
+                NodeKind::Tie => 0.5,
+                NodeKind::Loss => 0.0,
+                _ => c.mean(),
+            };
+            (c.col as usize, mean)
+        })
+}
+
+/// The side that moved into the root: kept for symmetry with [`Side`] users in tests.
+#[allow(dead_code)]
+fn root_mover(root: &Position) -> Side {
+    root.to_move().other()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+    use std::time::Duration;
+
+    fn run(pos: &Position, iterations: u64) -> SearchReport {
+        let mut tree = Tree::default();
+        let limits = SearchLimits {
+            deadline: Instant::now() + Duration::from_secs(60),
+            max_iterations: Some(iterations),
+            memory_bytes: 64 << 20,
+        };
+        let mut rng = SmallRng::seed_from_u64(5);
+        search(pos, &mut tree, &SearchConfig::default(), &limits, &mut rng).unwrap()
+    }
+
+    fn after(moves: &[usize]) -> Position {
+        let mut pos = Position::new(6, 7, 0, 6).unwrap();
+        for &c in moves {
+            assert!(!pos.play(c));
+        }
+        pos
+    }
+
+    #[test]
+    fn proves_an_immediate_win() {
+        let report = run(&after(&[0, 0, 1, 1, 2, 2]), 1000);
+        assert_eq!((report.col, report.proof), (3, NodeKind::Win));
+    }
+
+    #[test]
+    fn blocks_and_knows_a_double_threat_is_lost() {
+        // Them holds (5,1),(5,2),(5,3) next to Us at (5,0): the block at col 4 is forced.
+        let report = run(&after(&[0, 1, 6, 2, 6, 3]), 1000);
+        assert_eq!(report.col, 4);
+        // Them holds (5,2),(5,3),(5,4) with (5,1) and (5,5) both open: lost for Us.
+        let pos = after(&[6, 2, 6, 3, 0, 4]);
+        let report = run(&pos, 5000);
+        assert_eq!(report.proof, NodeKind::Loss, "{pos:?}");
+    }
+
+    #[test]
+    fn proves_a_win_in_three() {
+        // Us to move can make an open three on the bottom row (cols 2,3 held; 1 or 4 makes
+        // two threats at once). Bottom row is row 5 of a 6x7 board.
+        let pos = after(&[2, 2, 3, 3]);
+        let report = run(&pos, 200_000);
+        assert_eq!(report.proof, NodeKind::Win, "{pos:?}");
+        assert!(report.col == 1 || report.col == 4, "{report:?}");
+    }
+
+    #[test]
+    fn random_bit_hits_every_set_bit() {
+        let mut rng = SmallRng::seed_from_u64(1);
+        let mut seen = 0u16;
+        for _ in 0..1000 {
+            let b = random_bit(0b1010_0110, &mut rng);
+            seen |= 1 << b;
+        }
+        assert_eq!(seen, 0b1010_0110);
+    }
+}
