@@ -154,6 +154,8 @@ pub struct SprtJson {
     pub decision: String,
     /// Statistical model used.
     pub model: String,
+    /// Complete pairs the test used (where it stopped, if it decided).
+    pub pairs: u64,
 }
 
 /// Everything `summary.json` holds.
@@ -210,8 +212,35 @@ pub fn penta_of(records: &[GameRecord], pairing: usize) -> Penta {
 
 /// Runs the SPRT on one pairing's complete pairs.
 pub fn sprt_of(records: &[GameRecord], pairing: usize, params: &SprtParams) -> SprtJson {
-    let r = stats::sprt_pentanomial(&penta_of(records, pairing), params);
+    sprt_json(&penta_of(records, pairing), params)
+}
+
+/// The SPRT as a sequential test reads the log: complete pairs are taken in board
+/// order, and the test stops at the first prefix where it decides (games that finished
+/// after the stop, in flight at the time, do not undo the decision).
+pub fn sequential_sprt(records: &[GameRecord], pairing: usize, params: &SprtParams) -> SprtJson {
+    let mut pairs: BTreeMap<u32, [Option<f64>; 2]> = BTreeMap::new();
+    for r in records.iter().filter(|r| r.pairing == pairing) {
+        pairs.entry(r.pair).or_default()[r.game.min(1) as usize] = Some(a_score(r));
+    }
+    let mut p = [0u64; 5];
+    let mut last = sprt_json(&Penta(p), params);
+    for games in pairs.values() {
+        if let [Some(x), Some(y)] = games {
+            p[((x + y) * 2.0).round() as usize] += 1;
+            last = sprt_json(&Penta(p), params);
+            if last.decision != "continue" {
+                break;
+            }
+        }
+    }
+    last
+}
+
+fn sprt_json(penta: &Penta, params: &SprtParams) -> SprtJson {
+    let r = stats::sprt_pentanomial(penta, params);
     SprtJson {
+        pairs: penta.0.iter().sum(),
         elo0: params.elo0,
         elo1: params.elo1,
         alpha: params.alpha,
@@ -346,7 +375,7 @@ pub fn summarize(
         players,
         pairings: pairing_summaries,
         crosstable,
-        sprt: sprt.map(|p| sprt_of(records, 0, p)),
+        sprt: sprt.map(|p| sequential_sprt(records, 0, p)),
     }
 }
 
@@ -461,8 +490,8 @@ pub fn render(s: &Summary) -> String {
     if let Some(t) = &s.sprt {
         let _ = writeln!(
             out,
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} [{:.3}, {:.3}] ({}) -> {}",
-            t.elo0, t.elo1, t.alpha, t.beta, t.llr, t.lower, t.upper, t.model, t.decision
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} [{:.3}, {:.3}] ({}) after {} pairs -> {}",
+            t.elo0, t.elo1, t.alpha, t.beta, t.llr, t.lower, t.upper, t.model, t.pairs, t.decision
         );
     }
     out

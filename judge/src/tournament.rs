@@ -119,11 +119,16 @@ fn run(
         Vec::new()
     };
     let done: HashSet<(usize, u32)> = records.iter().map(|r| (r.pairing, r.pair)).collect();
+    // Live, the test runs on all complete pairs so far; a resumed run reads the log as a
+    // sequential test (stopping at the first deciding prefix), like the final report.
     let decided = |recs: &[game_log::GameRecord]| {
         sprt.as_ref()
             .is_some_and(|p| report::sprt_of(recs, 0, p).decision != "continue")
     };
-    let jobs = if decided(&records) {
+    let decided_before = sprt
+        .as_ref()
+        .is_some_and(|p| report::sequential_sprt(&records, 0, p).decision != "continue");
+    let jobs = if decided_before {
         Vec::new()
     } else {
         schedule::jobs(&pairings, common.pairs, seed, &done)
