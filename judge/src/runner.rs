@@ -92,6 +92,7 @@ struct Worker<'a> {
 }
 
 impl Worker<'_> {
+    /// A cached live host, or a newly started one (not yet waited for).
     fn host(&mut self, key: (usize, u8)) -> Result<Host, String> {
         if let Some(h) = self.hosts.remove(&key)
             && !h.is_dead()
@@ -99,7 +100,7 @@ impl Worker<'_> {
             return Ok(h);
         }
         let who = key.0;
-        Host::spawn(
+        Host::start(
             &self.settings.host,
             &self.entrants[who].path,
             self.logs[who].clone(),
@@ -113,12 +114,17 @@ impl Worker<'_> {
         ];
         // Only the two players of this game keep a host; others are closed.
         self.hosts.retain(|k, _| keys.contains(k));
+        // Both start before either is waited for: the two loads overlap.
         let first = self.host(keys[0]);
         let second = self.host(keys[1]);
+        let ready = |h: Result<Host, String>| h.and_then(|mut h| h.wait_ready().map(|()| h));
+        let (first, second) = (ready(first), ready(second));
         let limit = self.settings.move_limit;
         let outcome = match (first, second) {
             (Err(text), other) => {
-                drop(other);
+                if let Ok(b) = other {
+                    self.keep(keys[1], b);
+                }
                 Outcome::load_failure(Side::First, text)
             }
             (Ok(a), Err(text)) => {

@@ -64,12 +64,15 @@ pub struct Host {
     /// Deleted (with whatever the library wrote into it) when the host is dropped.
     scratch: Option<tempfile::TempDir>,
     dead: bool,
+    /// The library is loaded and both symbols resolved.
+    ready: bool,
 }
 
 impl Host {
-    /// Starts a host for `library` and waits until it has loaded it. `Err` carries the
-    /// reason the library cannot play (the `load` verdict), `dlerror`'s text included.
-    pub fn spawn(config: &HostConfig, library: &Path, log: Arc<LogSink>) -> Result<Host, String> {
+    /// Starts a host for `library` without waiting for it to load (so both players of a
+    /// game load in parallel); call [`Host::wait_ready`] before the first move. `Err`
+    /// carries the reason the library cannot play (the `load` verdict).
+    pub fn start(config: &HostConfig, library: &Path, log: Arc<LogSink>) -> Result<Host, String> {
         let library = std::path::absolute(library).map_err(|e| format!("bad path: {e}"))?;
         let scratch = tempfile::Builder::new()
             .prefix("judge-scratch-")
@@ -114,15 +117,28 @@ impl Host {
             }
         });
         std::thread::spawn(move || log.drain(stderr));
-        let mut host = Host {
+        Ok(Host {
             requests: child.stdin.take(),
             child,
             replies: rx,
             scratch: Some(scratch),
             dead: false,
-        };
+            ready: false,
+        })
+    }
+
+    /// Waits until the host has loaded its library (at once if it already has). `Err`
+    /// carries the reason the library cannot play, `dlerror`'s text included.
+    pub fn wait_ready(&mut self) -> Result<(), String> {
+        if self.ready {
+            return Ok(());
+        }
+        let host = self;
         match host.replies.recv_timeout(LOAD_TIMEOUT) {
-            Ok(Ok(ChildMessage::Ready)) => Ok(host),
+            Ok(Ok(ChildMessage::Ready)) => {
+                host.ready = true;
+                Ok(())
+            }
             Ok(Ok(ChildMessage::LoadError(text))) => Err(text),
             Ok(Ok(other)) => {
                 host.kill();
