@@ -1,34 +1,58 @@
 //! What the library keeps between calls, and why that is safe.
 //!
 //! The course judge calls `getPoint` on a new thread every move, loads one instance for both
-//! sides when a library plays itself, and runs game after game in one process. So nothing
-//! about the *game* is kept here: every call searches from the position it is given, which is
-//! correct under all three. The only thing kept is the tree's memory (a cleared arena), so a
-//! call does not pay to page-fault a fresh 100 MB in. It sits behind a mutex; a second,
-//! concurrent caller simply gets a fresh arena instead of waiting.
+//! sides when a library plays itself, and runs game after game in one process. What is kept
+//! must be correct under all three, so it is keyed by *position*, never by thread or call
+//! count:
+//!
+//! - The tree arena's memory, so a call does not page-fault a fresh 100 MB in.
+//! - For the strong profile, the last search: its root position, the move we chose and the
+//!   tree. If the new position is exactly that root plus our move plus the opponent's reply
+//!   (`lastX, lastY`), the search continues from that grandchild's subtree. Anything else (a
+//!   new game, the other side of a self-play game, a position edited by hand) fails the
+//!   comparison and starts a fresh tree.
+//!
+//! It all sits behind one mutex; a concurrent second caller gets a fresh arena instead of
+//! waiting.
 
 use crate::ffi::Request;
-use crate::search::tree::Tree;
-use crate::search::{SearchConfig, SearchLimits, SearchReport, solver, uct};
+use crate::position::Position;
+use crate::search::tree::NodeKind;
+use crate::search::tree::{ROOT, Tree};
+use crate::search::{SearchConfig, SearchLimits, SearchReport, endgame, solver, uct};
 use crate::settings::{Profile, Settings};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::sync::{Mutex, TryLockError};
 
-static ARENA: Mutex<Option<Tree>> = Mutex::new(None);
+/// The state kept between calls.
+#[derive(Default)]
+struct Session {
+    tree: Tree,
+    last: Option<LastSearch>,
+}
+
+/// What the previous strong search looked at and chose.
+struct LastSearch {
+    root: Position,
+    our_col: usize,
+}
+
+static SESSION: Mutex<Option<Session>> = Mutex::new(None);
 
 /// Chooses a column for `request` within the budget in `settings`.
 pub fn choose(request: &Request, settings: &Settings) -> usize {
-    let mut guard = match ARENA.try_lock() {
+    let mut guard = match SESSION.try_lock() {
         Ok(guard) => Some(guard),
-        // A panic mid-search left the arena locked-and-poisoned; it is reset before use anyway.
+        // A panic mid-search poisoned the lock; the state is checked before any reuse, and a
+        // half-updated tree is discarded below because `last` is only set after a search.
         Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
         Err(TryLockError::WouldBlock) => None,
     };
     let mut fresh = None;
-    let tree = match guard.as_deref_mut() {
-        Some(slot) => slot.get_or_insert_with(Tree::default),
-        None => fresh.get_or_insert_with(Tree::default),
+    let session = match guard.as_deref_mut() {
+        Some(slot) => slot.get_or_insert_with(Session::default),
+        None => fresh.get_or_insert_with(Session::default),
     };
     let limits = SearchLimits {
         deadline: request.entry + settings.budget,
@@ -37,26 +61,126 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
     };
     let mut rng = SmallRng::from_os_rng();
     let config = SearchConfig::default();
-    let report = match settings.profile {
-        Profile::Classic => uct::search(&request.position, tree, &config, &limits, &mut rng),
-        Profile::Strong => solver::search(&request.position, tree, &config, &limits, &mut rng),
+    let last = session.last.take();
+    let tree = &mut session.tree;
+    let (report, reused) = match settings.profile {
+        Profile::Classic => {
+            let report = uct::search(&request.position, tree, &config, &limits, &mut rng);
+            (report, 0)
+        }
+        Profile::Strong => {
+            let reused = reuse_subtree(tree, last, request);
+            match solve_endgame(request, settings) {
+                Some(Endgame::Win(report)) => (Some(report), reused),
+                Some(Endgame::Excluded(losing)) => {
+                    let config = SearchConfig {
+                        excluded_root_moves: losing,
+                        ..config
+                    };
+                    // The kept tree may hold children the solver now excludes.
+                    tree.clear();
+                    let report =
+                        solver::search(&request.position, tree, &config, &limits, &mut rng);
+                    (report, 0)
+                }
+                None => {
+                    let report =
+                        solver::search(&request.position, tree, &config, &limits, &mut rng);
+                    (report, reused)
+                }
+            }
+        }
+    };
+    let report = report.expect("a validated request has a legal move");
+    if settings.profile == Profile::Strong {
+        session.last = Some(LastSearch {
+            root: request.position.clone(),
+            our_col: report.col,
+        });
     }
-    .expect("a validated request has a legal move");
     if settings.log {
-        log_line(request, &report, settings.profile);
+        log_line(request, &report, settings.profile, reused);
     }
     report.col
 }
 
-fn log_line(request: &Request, report: &SearchReport, profile: Profile) {
+/// Share of the move budget the exact solver may use before MCTS takes over.
+const ENDGAME_SHARE: f64 = 0.4;
+
+/// What the exact solver settled at the root.
+enum Endgame {
+    /// A proven win: play this move, no search needed.
+    Win(SearchReport),
+    /// No win; these root moves (bit per column) are proven losses, unless all are.
+    Excluded(u16),
+}
+
+/// Runs the exact solver when few cells are left, within a share of the budget.
+fn solve_endgame(request: &Request, settings: &Settings) -> Option<Endgame> {
+    let pos = &request.position;
+    if pos.empty_cells() > endgame::MAX_EMPTY {
+        return None;
+    }
+    let deadline = request.entry + settings.budget.mul_f64(ENDGAME_SHARE);
+    let (values, nodes) = endgame::solve_root(pos, deadline)?;
+    if let Some(col) = values.iter().position(|&v| v == Some(1)) {
+        return Some(Endgame::Win(SearchReport {
+            proof: NodeKind::Win,
+            col,
+            winrate: 1.0,
+            iterations: nodes,
+            nodes: 0,
+        }));
+    }
+    let losing = values
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| **v == Some(-1))
+        .fold(0u16, |m, (c, _)| m | 1 << c);
+    let open = pos.open_columns();
+    Some(Endgame::Excluded(if losing == open { 0 } else { losing }))
+}
+
+/// Keeps the subtree for `request` if it continues the last search; returns the visits kept
+/// (0 when the tree starts afresh).
+fn reuse_subtree(tree: &mut Tree, last: Option<LastSearch>, request: &Request) -> u32 {
+    let kept = last.and_then(|last| {
+        let (_, their_col) = request.last_move?;
+        let mut expected = last.root;
+        if !expected.can_play(last.our_col) || expected.play(last.our_col) {
+            return None;
+        }
+        if !expected.can_play(their_col) || expected.play(their_col) {
+            return None;
+        }
+        if expected != request.position {
+            return None;
+        }
+        let ours = tree.child_by_col(ROOT, last.our_col)?;
+        tree.child_by_col(ours, their_col)
+    });
+    match kept {
+        Some(id) => {
+            tree.reroot(id);
+            tree.node(ROOT).visits
+        }
+        None => {
+            tree.clear();
+            0
+        }
+    }
+}
+
+fn log_line(request: &Request, report: &SearchReport, profile: Profile, reused: u32) {
     eprintln!(
-        "gravity4: ms={} iterations={} nodes={} move={} winrate={:.4} proof={:?} profile={}",
+        "gravity4: ms={} iterations={} nodes={} move={} winrate={:.4} proof={:?} reused={} profile={}",
         request.entry.elapsed().as_millis(),
         report.iterations,
         report.nodes,
         report.col,
         report.winrate,
         report.proof,
+        reused,
         profile.name()
     );
 }

@@ -25,7 +25,25 @@ pub struct ThreatPosition {
     above: [u16; LANES],
     /// `(1 << rows) - 1` shifted up by 32: slid down, it keeps a diagonal's on-board cells.
     rows_at_32: u64,
+    /// Zobrist key of the stones (the side to move follows from the stone count).
+    key: u64,
 }
+
+/// Zobrist keys per side and cell, from a fixed SplitMix64 stream (reproducible, no I/O).
+static ZOBRIST: [[u64; MAX_SIZE * MAX_SIZE]; 2] = {
+    let mut table = [[0u64; MAX_SIZE * MAX_SIZE]; 2];
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut i = 0;
+    while i < 2 * MAX_SIZE * MAX_SIZE {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        table[i / (MAX_SIZE * MAX_SIZE)][i % (MAX_SIZE * MAX_SIZE)] = z ^ (z >> 31);
+        i += 1;
+    }
+    table
+};
 
 /// The immediate tactics of the side to move, as column masks (bit `c` = column `c`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,12 +99,14 @@ impl ThreatPosition {
             landing: [0; LANES],
             above: [0; LANES],
             rows_at_32: 0,
+            key: 0,
         };
         tp.rows_at_32 = ((1u64 << tp.pos.rows()) - 1) << 32;
         for row in 0..tp.pos.rows() {
             for col in 0..tp.pos.cols() {
                 if let Some(side) = tp.pos.stone(row, col) {
                     tp.add_threats_around(side, row, col);
+                    tp.key ^= ZOBRIST[side as usize][row * MAX_SIZE + col];
                 }
             }
         }
@@ -108,6 +128,7 @@ impl ThreatPosition {
         let side = self.pos.to_move();
         let row = self.pos.landing_row(col);
         let won = self.pos.play(col);
+        self.key ^= ZOBRIST[side as usize][row * MAX_SIZE + col];
         if !won {
             self.add_threats_around(side, row, col);
             self.update_landing(col);
@@ -182,6 +203,12 @@ impl ThreatPosition {
             unsafe_moves,
             open: self.pos.open_columns(),
         }
+    }
+
+    /// A hash of the stones: equal positions (same board) have equal keys.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
     }
 
     /// True iff `(row, col)` is a recorded threat of `side` (empty or not).

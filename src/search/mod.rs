@@ -9,6 +9,7 @@
 //! - [`playout`]: the random game to the end.
 //! - [`uct`]: selection, expansion, backup, the time loop and the final choice.
 
+pub mod endgame;
 pub mod playout;
 pub mod solver;
 pub mod tree;

@@ -25,6 +25,9 @@ use rand::RngCore;
 use std::time::Instant;
 
 /// Runs the solver search from `root`. Returns `None` only when `root` has no legal move.
+///
+/// `tree` is either empty or holds a subtree kept from an earlier search whose root is
+/// exactly `root` (see [`Tree::reroot`]); the search continues from it.
 pub fn search<R: RngCore>(
     root: &Position,
     tree: &mut Tree,
@@ -35,7 +38,7 @@ pub fn search<R: RngCore>(
     if root.open_columns() == 0 {
         return None;
     }
-    tree.reset(limits.memory_bytes);
+    tree.prepare(limits.memory_bytes);
     let root_tp = ThreatPosition::new(root.clone());
     let order = centre_first(root.cols());
     let tables = UcbTables::new();
@@ -144,6 +147,9 @@ fn descend<R: RngCore>(
             }
             let candidates = match tactics.candidates() {
                 0 if is_root => tactics.open,
+                c if is_root && c & !config.excluded_root_moves != 0 => {
+                    c & !config.excluded_root_moves
+                }
                 c => c,
             };
             if candidates == 0 {

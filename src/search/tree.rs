@@ -70,6 +70,8 @@ impl Node {
 pub struct Tree {
     nodes: Vec<Node>,
     max_nodes: usize,
+    /// The second buffer `reroot` copies a kept subtree into (then the two swap).
+    spare: Vec<Node>,
 }
 
 impl Tree {
@@ -90,6 +92,62 @@ impl Tree {
             self.nodes.reserve_exact(self.max_nodes);
         }
         self.nodes.push(Node::new(u8::MAX));
+    }
+
+    /// Makes the tree ready for a search with a new memory cap: a lone root if it is empty,
+    /// otherwise (a subtree kept by [`Tree::reroot`]) as it is.
+    pub fn prepare(&mut self, max_bytes: usize) {
+        if self.nodes.is_empty() {
+            self.reset(max_bytes);
+        } else {
+            self.max_nodes =
+                (max_bytes / std::mem::size_of::<Node>()).clamp(1, NodeId::MAX as usize);
+            if self.nodes.capacity() < self.max_nodes {
+                self.nodes.reserve_exact(self.max_nodes - self.nodes.len());
+            }
+        }
+    }
+
+    /// Empties the tree (the next [`Tree::prepare`] starts from a lone root).
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+    }
+
+    /// Keeps only the subtree under `id`, which becomes the root; its proof is forgotten so
+    /// the search re-derives it from the children. Siblings of each kept node stay
+    /// contiguous: the subtree is copied breadth-first into the spare buffer.
+    pub fn reroot(&mut self, id: NodeId) {
+        let mut kept = std::mem::take(&mut self.spare);
+        kept.clear();
+        if kept.capacity() < self.max_nodes {
+            kept.reserve_exact(self.max_nodes);
+        }
+        let mut from: Vec<NodeId> = vec![id];
+        kept.push(self.nodes[id as usize]);
+        let mut next = 0;
+        while next < kept.len() {
+            let old = from[next];
+            let node = self.nodes[old as usize];
+            if node.child_count > 0 {
+                let first = kept.len() as NodeId;
+                for k in 0..NodeId::from(node.child_count) {
+                    kept.push(self.nodes[(node.first_child + k) as usize]);
+                    from.push(node.first_child + k);
+                }
+                kept[next].first_child = first;
+            }
+            next += 1;
+        }
+        kept[0].kind = NodeKind::Open;
+        self.spare = std::mem::replace(&mut self.nodes, kept);
+    }
+
+    /// The child of `id` reached by playing `col`, if the tree has it.
+    pub fn child_by_col(&self, id: NodeId, col: usize) -> Option<NodeId> {
+        let node = &self.nodes[id as usize];
+        (0..NodeId::from(node.child_count))
+            .map(|k| node.first_child + k)
+            .find(|&c| self.nodes[c as usize].col as usize == col)
     }
 
     /// Number of nodes allocated.
@@ -159,5 +217,26 @@ mod tests {
         );
         assert_eq!(tree.len(), 4);
         assert_eq!(tree.node(1).child_count, 0);
+    }
+
+    #[test]
+    fn reroot_keeps_exactly_the_subtree() {
+        let mut tree = Tree::with_memory_cap(1 << 20);
+        tree.expand(ROOT, &[0, 1, 2]); // nodes 1..=3
+        tree.expand(2, &[4, 5]); // children of col 1: nodes 4, 5
+        tree.expand(5, &[6]); // node 6 under col 5
+        tree.node_mut(5).visits = 7;
+        tree.node_mut(6).visits = 3;
+        tree.node_mut(2).kind = NodeKind::Win;
+        tree.reroot(2);
+        assert_eq!(tree.len(), 4);
+        assert_eq!(tree.node(ROOT).kind, NodeKind::Open);
+        let cols: Vec<u8> = tree.children(ROOT).iter().map(|n| n.col).collect();
+        assert_eq!(cols, [4, 5]);
+        let five = tree.child_by_col(ROOT, 5).unwrap();
+        assert_eq!(tree.node(five).visits, 7);
+        let six = tree.child_by_col(five, 6).unwrap();
+        assert_eq!(tree.node(six).visits, 3);
+        assert_eq!(tree.child_by_col(ROOT, 9), None);
     }
 }

@@ -64,12 +64,16 @@ impl UcbTables {
 pub struct SearchConfig {
     /// UCB1 exploration constant.
     pub exploration: f32,
+    /// Root moves (bit per column) already proven to lose, e.g. by the endgame solver: the
+    /// solver search leaves them out of the root unless nothing else is left.
+    pub excluded_root_moves: u16,
 }
 
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
             exploration: EXPLORATION,
+            excluded_root_moves: 0,
         }
     }
 }
@@ -125,6 +129,7 @@ pub fn search<R: RngCore>(
     if root.open_columns() == 0 {
         return None;
     }
+    // Plain UCT never reuses a tree: it is the unchanged baseline.
     tree.reset(limits.memory_bytes);
     let order = centre_first(root.cols());
     let tables = UcbTables::new();
