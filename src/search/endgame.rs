@@ -186,8 +186,8 @@ mod tests {
             let (values, _) = solve_root(&pos, deadline).unwrap();
             let best = values.iter().flatten().copied().max().unwrap();
             assert_eq!(best, minimax(&pos), "{pos:?}");
-            for col in 0..cols {
-                if let Some(v) = values[col] {
+            for (col, value) in values.iter().enumerate() {
+                if let Some(v) = *value {
                     let mut child = pos.clone();
                     let exact = if child.play(col) {
                         1
