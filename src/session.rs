@@ -60,7 +60,10 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
         memory_bytes: settings.tree_bytes,
     };
     let mut rng = SmallRng::from_os_rng();
-    let config = SearchConfig::default();
+    let config = SearchConfig {
+        tactical_playouts: settings.techniques.tactical_playouts,
+        ..SearchConfig::default()
+    };
     let last = session.last.take();
     let tree = &mut session.tree;
     let (report, reused) = match settings.profile {
@@ -69,8 +72,13 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
             (report, 0)
         }
         Profile::Strong => {
+            let last = last.filter(|_| settings.techniques.reuse);
             let reused = reuse_subtree(tree, last, request);
-            match solve_endgame(request, settings) {
+            let endgame = settings
+                .techniques
+                .endgame
+                .then(|| solve_endgame(request, settings));
+            match endgame.flatten() {
                 Some(Endgame::Win(report)) => (Some(report), reused),
                 Some(Endgame::Excluded(losing)) => {
                     let config = SearchConfig {

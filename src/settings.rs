@@ -17,6 +17,44 @@ pub const ENV_LOG: &str = "GRAVITY4_LOG";
 /// Environment variable choosing the search profile: `strong` (default) or `classic`.
 pub const ENV_PROFILE: &str = "GRAVITY4_PROFILE";
 
+/// Environment variable switching techniques of the strong profile off, for measuring each
+/// one on its own: a comma list of `tactical-playouts`, `reuse`, `endgame`.
+pub const ENV_DISABLE: &str = "GRAVITY4_DISABLE";
+
+/// Techniques of the strong profile that can be switched off for experiments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// Playouts that win, block and avoid losing on the spot (else uniformly random).
+    pub tactical_playouts: bool,
+    /// Continue from the previous search's subtree.
+    pub reuse: bool,
+    /// Exact solver when few cells are left.
+    pub endgame: bool,
+}
+
+impl Techniques {
+    /// Everything on.
+    pub const ALL: Techniques = Techniques {
+        tactical_playouts: true,
+        reuse: true,
+        endgame: true,
+    };
+
+    /// Parses a `GRAVITY4_DISABLE` list; unknown names are returned as the error.
+    pub fn without(list: &str) -> Result<Techniques, String> {
+        let mut t = Techniques::ALL;
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match name {
+                "tactical-playouts" => t.tactical_playouts = false,
+                "reuse" => t.reuse = false,
+                "endgame" => t.endgame = false,
+                other => return Err(other.to_string()),
+            }
+        }
+        Ok(t)
+    }
+}
+
 /// Which search plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
@@ -57,6 +95,8 @@ pub struct Settings {
     pub log: bool,
     /// The search that plays.
     pub profile: Profile,
+    /// Techniques of the strong profile in use.
+    pub techniques: Techniques,
 }
 
 impl Settings {
@@ -81,11 +121,38 @@ impl Settings {
             }),
             Err(_) => Profile::Strong,
         };
+        let techniques = match std::env::var(ENV_DISABLE) {
+            Ok(list) => Techniques::without(&list).unwrap_or_else(|unknown| {
+                eprintln!(
+                    "gravity4: ignoring {ENV_DISABLE}={list:?}: unknown {unknown:?} \
+                     (expected tactical-playouts, reuse, endgame)"
+                );
+                Techniques::ALL
+            }),
+            Err(_) => Techniques::ALL,
+        };
         Settings {
+            techniques,
             budget: Duration::from_millis(budget_ms),
             tree_bytes: DEFAULT_TREE_BYTES,
             log: std::env::var(ENV_LOG).is_ok_and(|v| v == "1"),
             profile,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_profiles_and_switches() {
+        assert_eq!(Profile::parse(" classic"), Some(Profile::Classic));
+        assert_eq!(Profile::parse("default"), Some(Profile::Strong));
+        assert_eq!(Profile::parse("fast"), None);
+        let t = Techniques::without("reuse, endgame").unwrap();
+        assert!(t.tactical_playouts && !t.reuse && !t.endgame);
+        assert_eq!(Techniques::without(""), Ok(Techniques::ALL));
+        assert_eq!(Techniques::without("reuse,bogus"), Err("bogus".into()));
     }
 }

@@ -205,6 +205,12 @@ impl ThreatPosition {
         }
     }
 
+    /// The position, mutably, for finishing a throw-away copy with plain moves: the threat
+    /// data is stale afterwards and this value must not be used again.
+    pub(crate) fn position_for_playout(&mut self) -> &mut Position {
+        &mut self.pos
+    }
+
     /// A hash of the stones: equal positions (same board) have equal keys.
     #[inline]
     pub fn key(&self) -> u64 {

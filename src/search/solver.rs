@@ -13,7 +13,7 @@
 //! - Time: the search stops when the root is proven, when the root has one candidate, or
 //!   when the most visited move can no longer be overtaken before the deadline.
 
-use super::playout::Outcome;
+use super::playout::{Outcome, random_playout};
 use super::tree::{NodeId, NodeKind, ROOT, Tree};
 use super::uct::{
     CLOCK_EVERY, MAX_PATH, SearchConfig, SearchLimits, SearchReport, UcbTables, backup,
@@ -134,7 +134,7 @@ fn descend<R: RngCore>(
         }
         if n.child_count == 0 {
             if n.visits == 0 && node != ROOT {
-                return (tactical_playout(scratch, rng), depth);
+                return (playout(scratch, config, rng), depth);
             }
             let tactics = scratch.tactics();
             let is_root = node == ROOT;
@@ -166,7 +166,7 @@ fn descend<R: RngCore>(
                 }
             }
             if !tree.expand(node, &cols[..len]) {
-                return (tactical_playout(scratch, rng), depth);
+                return (playout(scratch, config, rng), depth);
             }
         }
         let child = select_child(tree, node, config.exploration, tables);
@@ -182,6 +182,20 @@ fn descend<R: RngCore>(
             tree.node_mut(child).kind = NodeKind::Tie;
             return (Outcome::Tie, depth);
         }
+    }
+}
+
+/// Finishes the game with the playout policy the configuration asks for.
+#[inline(always)]
+fn playout<R: RngCore>(
+    scratch: &mut ThreatPosition,
+    config: &SearchConfig,
+    rng: &mut R,
+) -> Outcome {
+    if config.tactical_playouts {
+        tactical_playout(scratch, rng)
+    } else {
+        random_playout(scratch.position_for_playout(), rng)
     }
 }
 

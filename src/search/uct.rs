@@ -67,6 +67,8 @@ pub struct SearchConfig {
     /// Root moves (bit per column) already proven to lose, e.g. by the endgame solver: the
     /// solver search leaves them out of the root unless nothing else is left.
     pub excluded_root_moves: u16,
+    /// Solver search only: finish games with tactical playouts (else uniformly random).
+    pub tactical_playouts: bool,
 }
 
 impl Default for SearchConfig {
@@ -74,6 +76,7 @@ impl Default for SearchConfig {
         SearchConfig {
             exploration: EXPLORATION,
             excluded_root_moves: 0,
+            tactical_playouts: true,
         }
     }
 }
