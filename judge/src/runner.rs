@@ -11,7 +11,7 @@ use anyhow::Result;
 use crate::game_log::{GameRecord, course_code, result_string};
 use crate::host::protocol::MoveRequest;
 use crate::host::{Answer, Host, HostConfig, LogSink};
-use crate::referee::{self, Outcome, Reply, Side, TimedReply, View};
+use crate::referee::{self, Outcome, Reply, Side, Termination, TimedReply, View};
 use crate::schedule::{Entrant, Job};
 
 /// How games are played.
@@ -159,8 +159,17 @@ impl Worker<'_> {
         }
     }
 
-    fn record(&self, job: &Job, o: Outcome) -> GameRecord {
+    fn record(&self, job: &Job, mut o: Outcome) -> GameRecord {
         let (a, b) = (&self.entrants[job.first], &self.entrants[job.second]);
+        // The referee does not know the limit; say what the verdict means in the log.
+        o.detail = o.detail.or_else(|| match o.termination {
+            Termination::Timeout => Some(format!(
+                "no answer within {} ms",
+                self.settings.move_limit.as_millis()
+            )),
+            Termination::Null => Some("getPoint returned NULL".into()),
+            _ => None,
+        });
         GameRecord {
             id: job.id(),
             pairing: job.pairing,
