@@ -58,21 +58,23 @@ fn fields(line: &str) -> Result<BTreeMap<String, String>, String> {
 
 #[test]
 fn log_on_writes_one_key_value_line_per_call() {
-    let out = run_child(
-        "child_calls",
-        &[
-            ("GRAVITY4_LOG", "1"),
-            ("GRAVITY4_MOVE_MS", &BUDGET_MS.to_string()),
-        ],
-        &[],
-    );
+    for profile in [None, Some("classic")] {
+        check_log_on(profile);
+    }
+}
+
+fn check_log_on(profile: Option<&str>) {
+    let budget = BUDGET_MS.to_string();
+    let mut envs = vec![("GRAVITY4_LOG", "1"), ("GRAVITY4_MOVE_MS", budget.as_str())];
+    envs.extend(profile.map(|p| ("GRAVITY4_PROFILE", p)));
+    let out = run_child("child_calls", &envs);
     let moves = reports(&out);
     let lines = stderr_lines(&out);
     assert_eq!(moves.len(), positions().len());
     assert_eq!(
         lines.len(),
         moves.len(),
-        "one telemetry line per call expected, stderr was {lines:#?}"
+        "{profile:?}: one telemetry line per call expected, stderr was {lines:#?}"
     );
     for (line, col) in lines.iter().zip(&moves) {
         let f = fields(line).unwrap_or_else(|e| panic!("{e}"));
@@ -110,20 +112,15 @@ fn log_on_writes_one_key_value_line_per_call() {
 
 #[test]
 fn log_off_by_default_prints_nothing() {
-    for env in [vec![], vec![("GRAVITY4_LOG", "0")]] {
-        let mut envs = env.clone();
-        envs.push(("GRAVITY4_MOVE_MS", "20"));
-        let removed: &[&str] = if env.is_empty() {
-            &["GRAVITY4_LOG"]
-        } else {
-            &[]
-        };
-        let out = run_child("child_calls", &envs, removed);
+    for log in [None, Some("0")] {
+        let mut envs = vec![("GRAVITY4_MOVE_MS", "20")];
+        envs.extend(log.map(|v| ("GRAVITY4_LOG", v)));
+        let out = run_child("child_calls", &envs);
         assert_eq!(reports(&out).len(), positions().len());
         let lines = stderr_lines(&out);
         assert!(
             lines.is_empty(),
-            "with {env:?} the library must print nothing, got {lines:#?}"
+            "with GRAVITY4_LOG={log:?} the library must print nothing, got {lines:#?}"
         );
     }
 }

@@ -93,8 +93,9 @@ pub struct Lib {
 
 /// The library, built and loaded once per process and never unloaded (like the judge).
 ///
-/// In a normal test process this first sets a short `GRAVITY4_MOVE_MS` and clears
-/// `GRAVITY4_LOG`; a child from `run_child` keeps the environment its parent chose.
+/// In a normal test process this first clears every `GRAVITY4_*` setting (so the defaults
+/// apply) and sets a short `GRAVITY4_MOVE_MS`; a child from `run_child` keeps the
+/// environment its parent chose.
 pub fn lib() -> &'static Lib {
     static LIB: OnceLock<Lib> = OnceLock::new();
     LIB.get_or_init(|| {
@@ -103,8 +104,10 @@ pub fn lib() -> &'static Lib {
             // initialiser, which blocks them until it returns, so nothing reads the
             // environment from another thread while it changes.
             unsafe {
+                for key in super::library_env_vars() {
+                    std::env::remove_var(key);
+                }
                 std::env::set_var("GRAVITY4_MOVE_MS", TEST_MOVE_MS);
-                std::env::remove_var("GRAVITY4_LOG");
             }
         }
         let path = cdylib_path();

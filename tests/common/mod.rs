@@ -19,11 +19,20 @@ pub fn is_child() -> bool {
     std::env::var_os(CHILD_ENV).is_some()
 }
 
-/// Runs the single test `name` of this test binary in a fresh process with `envs` set and
-/// `removed` unset. The library reads its environment at every call, and the test harness
-/// runs tests on parallel threads, so a fresh process is the only race-free way to give one
-/// test its own `GRAVITY4_*` settings and its own stderr.
-pub fn run_child(name: &str, envs: &[(&str, &str)], removed: &[&str]) -> Output {
+/// The library's settings variables: a test sets the ones it means and clears the rest.
+pub fn library_env_vars() -> Vec<String> {
+    std::env::vars_os()
+        .filter_map(|(k, _)| k.into_string().ok())
+        .filter(|k| k.starts_with("GRAVITY4_") && !k.starts_with("GRAVITY4_TEST_"))
+        .collect()
+}
+
+/// Runs the single test `name` of this test binary in a fresh process whose only library
+/// settings are `envs` (every other `GRAVITY4_*` variable is removed, so defaults apply).
+/// The library reads its environment at every call, and the test harness runs tests on
+/// parallel threads, so a fresh process is the only race-free way to give one test its own
+/// settings and its own stderr.
+pub fn run_child(name: &str, envs: &[(&str, &str)]) -> Output {
     let exe = std::env::current_exe().expect("path of this test binary");
     let mut cmd = Command::new(exe);
     cmd.args([name, "--exact", "--nocapture", "--test-threads=1", "-q"])
@@ -31,7 +40,7 @@ pub fn run_child(name: &str, envs: &[(&str, &str)], removed: &[&str]) -> Output 
         .env(cdylib::LIB_PATH_ENV, cdylib::cdylib_path())
         // Panics in the child would otherwise add backtrace noise to the stderr we inspect.
         .env_remove("RUST_BACKTRACE");
-    for key in removed {
+    for key in library_env_vars() {
         cmd.env_remove(key);
     }
     for (key, value) in envs {
