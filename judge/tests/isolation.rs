@@ -445,11 +445,19 @@ fn killing_the_judge_loses_only_games_in_flight() {
         .collect();
     assert!(orphans.is_empty(), "host processes outlived the judge");
     assert!(std::fs::read_dir(cwd.path()).unwrap().next().is_none());
-    let out = judge(
-        &[&base[..], &["--resume", &d]].concat(),
-        &[slow.clone(), lib("legal")],
-    );
+    // Resume with the same TMPDIR: the killed judge's scratch directories are swept.
+    let out = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args([&base[..], &["--resume", &d]].concat())
+        .arg(&slow)
+        .arg(lib("legal"))
+        .current_dir(cwd.path())
+        .env("TMPDIR", tmp.path())
+        .output()
+        .unwrap();
     ok(&out);
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert!(left.is_empty(), "stale scratch directories: {left:?}");
+    assert!(std::fs::read_dir(cwd.path()).unwrap().next().is_none());
     let after = games(&dir);
     assert_eq!(after.len(), 8);
     let ids: std::collections::HashSet<_> = after

@@ -23,6 +23,39 @@ const LOAD_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long to wait for a child that closed its pipe to finish dying.
 const REAP_GRACE: Duration = Duration::from_secs(2);
 
+/// Scratch directories are `$TMPDIR/judge-scratch-<judge pid>-XXXXXX`.
+const SCRATCH_PREFIX: &str = "judge-scratch-";
+
+/// Deletes scratch directories left in `$TMPDIR` by judges that were killed (their pid
+/// no longer exists). Directories of running judges are left alone.
+pub fn sweep_stale_scratch() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix(SCRATCH_PREFIX)
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        // A killed judge can linger a moment as a zombie ("Z" after the command name).
+        let alive = std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        });
+        if !alive && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// How hosts are started.
 #[derive(Debug, Clone)]
 pub struct HostConfig {
@@ -75,7 +108,7 @@ impl Host {
     pub fn start(config: &HostConfig, library: &Path, log: Arc<LogSink>) -> Result<Host, String> {
         let library = std::path::absolute(library).map_err(|e| format!("bad path: {e}"))?;
         let scratch = tempfile::Builder::new()
-            .prefix("judge-scratch-")
+            .prefix(&format!("{SCRATCH_PREFIX}{}-", std::process::id()))
             .tempdir()
             .map_err(|e| format!("cannot create scratch directory: {e}"))?;
         let mut child = Command::new(&config.exe)
