@@ -64,3 +64,24 @@ impl LogSink {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_is_capped_with_a_note_and_drained_to_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.log");
+        let sink = LogSink::open(&path, 1000).unwrap();
+        let flood = vec![b'x'; 300_000];
+        sink.drain(flood.as_slice());
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with(&"x".repeat(1000)));
+        assert!(text.contains("truncated"));
+        assert!(text.len() < 1100);
+        // Later hosts of the same player add nothing once the cap is reached.
+        LogSink::open(&path, 1000).unwrap().drain(&b"more"[..]);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+}

@@ -231,4 +231,28 @@ mod tests {
         assert!(read_message(&mut wrong_len.as_slice()).is_err());
         assert_eq!(read_message(&mut [].as_slice()).unwrap(), None);
     }
+
+    #[test]
+    fn random_bytes_never_panic() {
+        // A child may write anything into the pipe: every byte string must decode to a
+        // message or an error, never a panic.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let len = (next() % 40) as usize;
+            let mut bytes: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            if len >= 4 && next() % 2 == 0 {
+                // Plausible length prefix, so the tag/length checks are reached too.
+                let body = (len - 4) as u32;
+                bytes[..4].copy_from_slice(&body.to_le_bytes());
+            }
+            let _ = read_message(&mut bytes.as_slice());
+            let _ = read_request(&mut bytes.as_slice());
+        }
+    }
 }
