@@ -108,6 +108,7 @@ fn every_misbehaviour_gets_its_verdict() {
         ("spin", Some("timeout"), ""),
         ("illegal", Some("illegal"), "illegal point"),
         ("null", Some("null"), ""),
+        ("sabotage", Some("crash"), "protocol violation"),
         ("nosymbol", Some("load"), "clearPoint"),
         ("notalib", Some("load"), ""),
         ("flood", None, ""),
