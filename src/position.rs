@@ -630,4 +630,149 @@ mod tests {
         on_blocked[4 * cols + 2] = 1;
         assert!(Position::from_course(5, 6, &top, &on_blocked, 4, 2).is_err());
     }
+
+    // --- Rules invariants (tests engineer). The integration tests in tests/rules.rs compare
+    // whole games with a slow reference; these pin the private bit layout those rely on.
+
+    #[test]
+    fn has_four_is_exactly_four_adjacent_bits() {
+        // Exhaustive over every 16-bit line: the shift trick against a plain window scan.
+        for m in 0..=u16::MAX {
+            let naive = (0..13).any(|s| (m >> s) & 0b1111 == 0b1111);
+            assert_eq!(has_four(m), naive, "{m:#018b}");
+        }
+    }
+
+    #[test]
+    fn every_cell_has_its_own_bit_in_four_disjoint_line_ranges() {
+        use std::collections::HashSet;
+        let ranges = [
+            (ROW_BASE, COL_BASE),
+            (COL_BASE, DIAG_BASE),
+            (DIAG_BASE, ANTI_BASE),
+            (ANTI_BASE, LINES),
+        ];
+        let mut seen: [HashSet<(usize, u32)>; 4] = Default::default();
+        for row in 0..MAX_SIZE {
+            for col in 0..MAX_SIZE {
+                let lines = [
+                    (ROW_BASE + row, col as u32),
+                    (COL_BASE + col, row as u32),
+                    (diag_index(row, col), col as u32),
+                    (anti_index(row, col), col as u32),
+                ];
+                for (kind, &(index, bit)) in lines.iter().enumerate() {
+                    let (lo, hi) = ranges[kind];
+                    assert!((lo..hi).contains(&index), "kind {kind} ({row}, {col})");
+                    assert!(bit < 12, "bits 12..16 must stay free for play()'s lanes");
+                    assert!(
+                        seen[kind].insert((index, bit)),
+                        "kind {kind} ({row}, {col})"
+                    );
+                }
+                // Neighbours along each line are neighbouring bits of the same word.
+                if row + 1 < MAX_SIZE && col + 1 < MAX_SIZE {
+                    assert_eq!(diag_index(row, col), diag_index(row + 1, col + 1));
+                }
+                if row + 1 < MAX_SIZE && col > 0 {
+                    assert_eq!(anti_index(row, col), anti_index(row + 1, col - 1));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn three_at_a_line_end_never_joins_the_next_lane() {
+        // play() tests four lines packed in 16-bit lanes of one u64. On a 12x12 board, three
+        // stones at the right end of the top row (bits 9..11 of lane 0) next to a column whose
+        // line has bit 0 set (lane 1) must not read as four in a row.
+        let mut pos = Position::new(12, 12, 5, 0).unwrap();
+        // Column 11 alternates from the bottom so it holds no vertical four.
+        for row in (1..12).rev() {
+            let side = if row % 2 == 0 { Side::Us } else { Side::Them };
+            pos.set_stone(side, row, 11);
+        }
+        pos.top[11] = 1;
+        for (row, col) in [(0, 9), (0, 10)] {
+            pos.set_stone(Side::Us, row, col);
+        }
+        pos.top[9] = 0;
+        pos.top[10] = 0;
+        // Filling columns 9 and 10 under the stones with alternating colours keeps the test
+        // about lanes: no other line is close to four.
+        for col in [9, 10] {
+            for row in 1..12 {
+                let side = if (row + col) % 2 == 0 {
+                    Side::Us
+                } else {
+                    Side::Them
+                };
+                pos.set_stone(side, row, col);
+            }
+        }
+        pos.open = pos.compute_open();
+        assert!(!pos.is_winning_move(11), "{pos:?}");
+        assert!(!pos.play(11), "{pos:?}");
+    }
+
+    #[test]
+    fn from_course_full_column_under_a_top_blocked_cell_has_top_zero() {
+        // Column 0 is full except the blocked cell at its very top: the judge's top is 0,
+        // and a top of 1 (pointing at the blocked cell) is not a real position.
+        let mut pos = Position::new(4, 4, 0, 0).unwrap();
+        for col in [0, 1, 0, 1, 0, 2] {
+            assert!(!pos.play(col));
+        }
+        assert_eq!(pos.top(0), 0);
+        let (board, top) = course_arrays(&pos);
+        let back = Position::from_course(4, 4, &top, &board, 0, 0).unwrap();
+        assert!(!back.can_play(0));
+        let mut bad = top.clone();
+        bad[0] = 1;
+        assert!(matches!(
+            Position::from_course(4, 4, &bad, &board, 0, 0),
+            Err(PositionError::BadTop { col: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn new_rejects_bad_sizes_and_blocked_cells() {
+        assert!(matches!(
+            Position::new(3, 9, 0, 0),
+            Err(PositionError::BadSize { .. })
+        ));
+        assert!(matches!(
+            Position::new(9, 13, 0, 0),
+            Err(PositionError::BadSize { .. })
+        ));
+        assert!(matches!(
+            Position::new(9, 9, 9, 0),
+            Err(PositionError::BlockedOffBoard { .. })
+        ));
+        assert!(matches!(
+            Position::new(9, 9, 0, 9),
+            Err(PositionError::BlockedOffBoard { .. })
+        ));
+        for (rows, cols) in [(4, 4), (12, 12), (4, 12), (12, 4)] {
+            let pos = Position::new(rows, cols, rows - 1, cols - 1).unwrap();
+            assert_eq!(pos.empty_cells(), rows * cols - 1);
+            assert_eq!(pos.open_columns().count_ones() as usize, cols);
+        }
+    }
+
+    /// The course's board (from `Us`'s view) and `top` arrays for `pos`.
+    fn course_arrays(pos: &Position) -> (Vec<i32>, Vec<i32>) {
+        let mut board = vec![0; pos.rows() * pos.cols()];
+        for row in 0..pos.rows() {
+            for col in 0..pos.cols() {
+                board[row * pos.cols() + col] = match pos.stone(row, col) {
+                    Some(Side::Us) => 2,
+                    Some(Side::Them) => 1,
+                    None => 0,
+                };
+            }
+        }
+        let top = (0..pos.cols()).map(|c| pos.top(c) as i32).collect();
+        (board, top)
+    }
 }

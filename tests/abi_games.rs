@@ -155,3 +155,37 @@ fn a_single_open_column_is_played_even_if_the_blocked_cell_is_in_it() {
         assert!(board.is_legal(p.x, p.y), "{p:?}\n{board:?}");
     }
 }
+
+#[test]
+fn child_games() {
+    if !common::is_child() {
+        return;
+    }
+    // Corner and edge placements on the four extreme sizes, self-play and against a random
+    // mover, under whatever profile the parent chose.
+    let mut jobs = Vec::new();
+    for (i, (m, n)) in [(9, 9), (9, 12), (12, 9), (12, 12)].into_iter().enumerate() {
+        let p = placements(m, n);
+        jobs.push((m, n, p[i], [Mover::Library, Mover::Library]));
+        jobs.push((m, n, p[i + 4], [Mover::Library, Mover::Random(i as u64)]));
+        jobs.push((m, n, p[8 - i], [Mover::Random(i as u64), Mover::Library]));
+    }
+    for (m, n, no, game) in parallel(jobs, 4, |(m, n, no, movers)| {
+        (m, n, no, play_game(m, n, no, movers))
+    }) {
+        assert!(game.slowest < HANG, "{m}x{n} {no:?}: {:?}", game.slowest);
+    }
+}
+
+#[test]
+fn classic_profile_games_are_legal_too() {
+    // The default profile is covered in-process above; the classic UCT is selected with
+    // GRAVITY4_PROFILE, which needs a process of its own.
+    common::run_child(
+        "child_games",
+        &[
+            ("GRAVITY4_PROFILE", "classic"),
+            ("GRAVITY4_MOVE_MS", common::cdylib::TEST_MOVE_MS),
+        ],
+    );
+}

@@ -263,8 +263,9 @@ fn both_after(m: usize, n: usize, no: (usize, usize), moves: &[usize]) -> (Posit
 
 #[test]
 fn perft_matches_the_slow_referee() {
-    // (size, blocked cell, opening moves, depth).
-    let cases: &[(usize, usize, (usize, usize), &[usize], u32)] = &[
+    // (rows, cols, blocked cell, opening moves, depth).
+    type PerftCase = (usize, usize, (usize, usize), &'static [usize], u32);
+    let cases: &[PerftCase] = &[
         // Standard 6x7 with the blocked cell in a top corner: paths only feel it at depth 6.
         (6, 7, (0, 6), &[], 5),
         // The blocked cell on the bottom row of the centre column.

@@ -49,7 +49,7 @@ impl Board {
 
     /// The player to move: [`FIRST`] after an even number of moves.
     pub fn to_move(&self) -> i32 {
-        if self.moves.len() % 2 == 0 {
+        if self.moves.len().is_multiple_of(2) {
             FIRST
         } else {
             SECOND
