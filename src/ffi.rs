@@ -163,18 +163,27 @@ unsafe fn legal_points(args: RawArgs) -> Result<Vec<Point>, String> {
     }
     // SAFETY: non-null and, by contract, `cols` ints long (cols was range-checked above).
     let top = unsafe { std::slice::from_raw_parts(args.top, args.cols as usize) };
+    // `top[y] - 1` in i64: a garbage `top` such as i32::MIN must not overflow.
     let legal: Vec<Point> = top
         .iter()
         .zip(0..)
-        .map(|(&t, y)| Point { x: t - 1, y })
-        .filter(|p| {
-            (0..args.rows).contains(&p.x) && (p.x, p.y) != (args.blocked_row, args.blocked_col)
+        .filter(|&(&t, y)| {
+            let x = i64::from(t) - 1;
+            (0..i64::from(args.rows)).contains(&x)
+                && (x, i64::from(y)) != (i64::from(args.blocked_row), i64::from(args.blocked_col))
         })
+        .map(|(&t, y)| Point { x: t - 1, y })
         .collect();
     if legal.is_empty() {
-        return Err(format!(
-            "no legal move: every column is full (top = {top:?})"
-        ));
+        return Err(if top.iter().all(|&t| t == 0) {
+            format!("no legal move: every column is full (top = {top:?})")
+        } else {
+            format!(
+                "no legal move can be determined: no column has 1 <= top[y] <= M={} off the \
+                 blocked cell ({}, {}) (top = {top:?})",
+                args.rows, args.blocked_row, args.blocked_col
+            )
+        });
     }
     Ok(legal)
 }

@@ -99,7 +99,16 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
             }
         }
     };
-    let report = report.expect("a validated request has a legal move");
+    let Some(report) = report else {
+        // Unreachable for a validated request (searches always run one iteration), but a
+        // wrong answer here would cost the game: play the most central open column.
+        let open = request.position.open_columns();
+        let cols = request.position.cols();
+        return (0..cols)
+            .filter(|c| open & (1 << c) != 0)
+            .min_by_key(|&c| (2 * c as i64 - (cols as i64 - 1)).abs())
+            .unwrap_or(0);
+    };
     if settings.profile == Profile::Strong {
         session.last = Some(LastSearch {
             root: request.position.clone(),

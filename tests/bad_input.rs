@@ -371,8 +371,6 @@ fn bad_input_never_crashes_and_answers_as_the_contract_says() {
 }
 
 #[test]
-#[ignore = "BUG: when every `top` is out of range (or points at the blocked cell) the NULL \
-            answer's stderr line says `every column is full`, which is not what was wrong"]
 fn null_for_bad_tops_says_the_tops_are_bad() {
     let outcomes = run_cases();
     for name in [
@@ -390,10 +388,6 @@ fn null_for_bad_tops_says_the_tops_are_bad() {
 }
 
 #[test]
-#[ignore = "BUG (builds with overflow checks, e.g. `cargo test` in debug): ffi::legal_points \
-            computes `top[y] - 1`, which overflows for top[y] == i32::MIN; the panic is caught, \
-            the fallback recomputes the same and panics again, and getPoint returns NULL \
-            although other columns are legal"]
 fn top_of_i32_min_still_gets_a_legal_move_in_every_build() {
     // Through the rlib, so the check runs with this test's own overflow-check setting.
     use gravity4::ffi::{RawArgs, answer, free_point};

@@ -25,9 +25,6 @@ fn expired() -> SearchLimits {
 }
 
 #[test]
-#[ignore = "BUG: uct::search returns None for a root with legal moves when the deadline has \
-            already passed (no iteration runs, no root child is visited); session::choose \
-            then panics"]
 fn uct_search_answers_even_past_its_deadline() {
     let root = Position::new(9, 9, 4, 4).unwrap();
     let mut rng = SmallRng::seed_from_u64(1);
@@ -43,8 +40,6 @@ fn uct_search_answers_even_past_its_deadline() {
 }
 
 #[test]
-#[ignore = "BUG: solver::search (the default strong profile) returns None for a root with \
-            legal moves when the deadline has already passed; session::choose then panics"]
 fn solver_search_answers_even_past_its_deadline() {
     let root = Position::new(9, 9, 4, 4).unwrap();
     let mut rng = SmallRng::seed_from_u64(1);

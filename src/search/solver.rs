@@ -50,11 +50,11 @@ pub fn search<R: RngCore>(
         if limits.max_iterations.is_some_and(|m| iterations >= m) {
             break;
         }
-        if iterations.is_multiple_of(CLOCK_EVERY) {
+        // At least one iteration always runs (it expands the root), so even a call that
+        // arrives past its deadline answers with a move.
+        if iterations > 0 && iterations.is_multiple_of(CLOCK_EVERY) {
             let now = Instant::now();
-            if now >= limits.deadline
-                || (iterations > 0 && decided(tree, iterations, start, now, limits))
-            {
+            if now >= limits.deadline || decided(tree, iterations, start, now, limits) {
                 break;
             }
         }

@@ -140,8 +140,12 @@ pub fn search<R: RngCore>(
     let mut path = [ROOT; MAX_PATH];
     let mut iterations = 0u64;
     loop {
+        // At least one iteration always runs, so even a call that arrives past its deadline
+        // answers with a move that was looked at.
         if limits.max_iterations.is_some_and(|m| iterations >= m)
-            || (iterations.is_multiple_of(CLOCK_EVERY) && Instant::now() >= limits.deadline)
+            || (iterations > 0
+                && iterations.is_multiple_of(CLOCK_EVERY)
+                && Instant::now() >= limits.deadline)
         {
             break;
         }
