@@ -189,3 +189,52 @@ fn classic_profile_games_are_legal_too() {
         ],
     );
 }
+
+#[test]
+fn state_kept_between_calls_never_leaks_into_another_position() {
+    // The library may keep its search between calls (keyed by position and lastX/lastY).
+    // X (the library) must block column 4; after O's reply in column 8, X wins in column 4.
+    // Unrelated calls in between (another game, the other side's view) and a lying lastX/lastY
+    // must not change either answer.
+    let lib = lib();
+    let p1 = Board::from_diagram(&[
+        "........#",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        "XOOO.....",
+        "OOXXX....",
+        "XXXOX....",
+        "XOXXO....",
+    ]);
+    let mut p2 = p1.clone();
+    p2.cells[5 * 9 + 4] = 1; // X blocks at (5, 4)
+    p2.top[4] = 5;
+    p2.cells[8 * 9 + 8] = 2; // O replies at (8, 8)
+    p2.top[8] = 8;
+    assert_eq!(p2.winner(), None);
+    let no = (p1.no_x, p1.no_y);
+    let ask = |b: &Board, last: (i32, i32)| {
+        let p = lib
+            .call(9, 9, &b.top, &b.view(1), last, no)
+            .expect("legal moves exist");
+        (p.x, p.y)
+    };
+    let other = Board::new(12, 12, 3, 7);
+    for round in 0..2 {
+        assert_eq!(
+            ask(&p1, (5, 3)),
+            (5, 4),
+            "round {round}: must block\n{p1:?}"
+        );
+        if round == 1 {
+            // Another game, and the opponent's view of this one, between the two moves.
+            lib.call(12, 12, &other.top, &other.view(1), (-1, -1), (3, 7));
+            lib.call(9, 9, &p2.top, &p2.view(2), (5, 4), no);
+        }
+        assert_eq!(ask(&p2, (8, 8)), (4, 4), "round {round}: must win\n{p2:?}");
+        assert_eq!(ask(&p2, (8, 0)), (4, 4), "lying lastX/lastY\n{p2:?}");
+        assert_eq!(ask(&p2, (-1, -1)), (4, 4), "no last move\n{p2:?}");
+    }
+}

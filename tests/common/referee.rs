@@ -142,6 +142,42 @@ impl Board {
             .collect()
     }
 
+    /// A board drawn row by row from the top: `X` the first mover, `O` the second, `#` the
+    /// blocked cell, `.` empty. `top` is derived from the stones (which must not float);
+    /// no move history is recorded, so `to_move` is [`FIRST`] and `last` is `(-1, -1)`.
+    pub fn from_diagram(rows: &[&str]) -> Board {
+        let (m, n) = (rows.len(), rows[0].len());
+        let blocked = rows
+            .iter()
+            .enumerate()
+            .find_map(|(x, r)| r.find('#').map(|y| (x, y)))
+            .expect("the diagram marks the blocked cell with #");
+        let mut board = Board::new(m, n, blocked.0, blocked.1);
+        for (x, row) in rows.iter().enumerate() {
+            assert_eq!(row.len(), n, "ragged diagram");
+            for (y, ch) in row.chars().enumerate() {
+                board.cells[x * n + y] = match ch {
+                    'X' => FIRST,
+                    'O' => SECOND,
+                    '.' | '#' => 0,
+                    _ => panic!("unknown cell {ch:?}"),
+                };
+            }
+        }
+        for y in 0..n {
+            let mut t = m;
+            while t > 0 && (board.at(t - 1, y) != 0 || (t - 1, y) == blocked) {
+                t -= 1;
+            }
+            assert!(
+                (0..t).all(|x| board.at(x, y) == 0),
+                "floating stone in column {y}"
+            );
+            board.top[y] = t as i32;
+        }
+        board
+    }
+
     /// A board with every column but `open` full and `open` empty. The filler alternates
     /// colour every column and every two rows, which never lines up four in any direction.
     pub fn filled_except(m: usize, n: usize, no_x: usize, no_y: usize, open: usize) -> Board {
