@@ -8,6 +8,10 @@ use clap::{Args, Parser, Subcommand};
 ///
 /// Every library runs in its own child process; a library that crashes, hangs, returns
 /// garbage or fails to load loses its game with a verdict, and the run goes on.
+///
+/// A player may carry environment variables for its own process: `LIB.so@KEY=VALUE[,...]`,
+/// e.g. `libgravity4.so@GRAVITY4_PROFILE=classic` plays the same file as another
+/// configuration (named `libgravity4@classic`).
 #[derive(Debug, Parser)]
 #[command(name = "judge", version, propagate_version = true)]
 pub struct Cli {

@@ -100,9 +100,11 @@ impl Worker<'_> {
             return Ok(h);
         }
         let who = key.0;
+        let entrant = &self.entrants[who];
         Host::start(
             &self.settings.host,
-            &self.entrants[who].path,
+            &entrant.library,
+            &entrant.env,
             self.logs[who].clone(),
         )
     }

@@ -19,20 +19,52 @@ use crate::referee::BoardSpec;
 pub struct Entrant {
     /// Unique display name (the file stem, disambiguated when stems repeat).
     pub name: String,
-    /// Path to the `.so`, as given.
+    /// The player as given on the command line (`LIB.so` or `LIB.so@KEY=VALUE,...`): what
+    /// the game log records and `--resume` compares.
     pub path: PathBuf,
+    /// The library file.
+    pub library: PathBuf,
+    /// Environment variables set for this player's host process only.
+    pub env: Vec<(String, String)>,
 }
 
-/// Names players by file stem; repeated stems get `#2`, `#3`...
-pub fn entrants(paths: &[PathBuf]) -> Vec<Entrant> {
+/// Splits a player argument `LIB.so@KEY=VALUE[,KEY=VALUE...]` into the library and the
+/// environment its process gets, so one file can play as several configurations (e.g.
+/// `libgravity4.so@GRAVITY4_PROFILE=classic`). An argument naming an existing file, or
+/// without `@`, is a plain library.
+pub fn split_player(spec: &Path) -> Result<(PathBuf, Vec<(String, String)>)> {
+    let text = spec.to_string_lossy();
+    let Some((lib, assignments)) = text.rsplit_once('@').filter(|_| !spec.exists()) else {
+        return Ok((spec.to_path_buf(), Vec::new()));
+    };
+    let env = assignments
+        .split(',')
+        .map(|kv| match kv.split_once('=') {
+            Some((k, v)) if !k.is_empty() && !k.contains(char::is_whitespace) => {
+                Ok((k.to_string(), v.to_string()))
+            }
+            _ => bail!("bad player {text:?}: expected LIB.so@KEY=VALUE[,KEY=VALUE...], got {kv:?}"),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok((PathBuf::from(lib), env))
+}
+
+/// Names players by file stem (plus `@` and the values of their environment settings);
+/// repeated names get `#2`, `#3`...
+pub fn entrants(paths: &[PathBuf]) -> Result<Vec<Entrant>> {
     let mut seen: Vec<String> = Vec::new();
     paths
         .iter()
         .map(|p| {
-            let stem = p
+            let (library, env) = split_player(p)?;
+            let mut stem = library
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| p.display().to_string());
+                .unwrap_or_else(|| library.display().to_string());
+            if !env.is_empty() {
+                let values: Vec<&str> = env.iter().map(|(_, v)| v.as_str()).collect();
+                stem = format!("{stem}@{}", values.join(","));
+            }
             let mut name = stem.clone();
             let mut k = 2;
             while seen.contains(&name) {
@@ -40,10 +72,12 @@ pub fn entrants(paths: &[PathBuf]) -> Vec<Entrant> {
                 k += 1;
             }
             seen.push(name.clone());
-            Entrant {
+            Ok(Entrant {
                 name,
                 path: p.clone(),
-            }
+                library,
+                env,
+            })
         })
         .collect()
 }
@@ -253,8 +287,30 @@ mod tests {
 
     #[test]
     fn repeated_stems_get_unique_names() {
-        let e = entrants(&["a/x.so".into(), "b/x.so".into(), "y.so".into()]);
+        let e = entrants(&["a/x.so".into(), "b/x.so".into(), "y.so".into()]).unwrap();
         let names: Vec<_> = e.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["x", "x#2", "y"]);
+    }
+
+    #[test]
+    fn players_can_carry_their_own_environment() {
+        let e = entrants(&[
+            "lib/g.so@GRAVITY4_PROFILE=classic".into(),
+            "lib/g.so@GRAVITY4_PROFILE=strong,GRAVITY4_MOVE_MS=50".into(),
+            "lib/g.so".into(),
+        ])
+        .unwrap();
+        let names: Vec<_> = e.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["g@classic", "g@strong,50", "g"]);
+        assert_eq!(e[1].library, PathBuf::from("lib/g.so"));
+        assert_eq!(
+            e[1].env,
+            [
+                ("GRAVITY4_PROFILE".to_string(), "strong".to_string()),
+                ("GRAVITY4_MOVE_MS".to_string(), "50".to_string())
+            ]
+        );
+        assert!(e[2].env.is_empty());
+        assert!(entrants(&["g.so@NOEQUALS".into()]).is_err());
     }
 }

@@ -81,7 +81,7 @@ fn run(
         bail!("{mode} needs at least two libraries");
     }
     crate::host::sweep_stale_scratch();
-    let entrants = schedule::entrants(&paths);
+    let entrants = schedule::entrants(&paths)?;
     let pairings = pairings_for(entrants.len());
     let (dir, seed) = prepare_dir(mode, &entrants, common)?;
     let info = RunInfo {

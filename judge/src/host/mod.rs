@@ -105,7 +105,12 @@ impl Host {
     /// Starts a host for `library` without waiting for it to load (so both players of a
     /// game load in parallel); call [`Host::wait_ready`] before the first move. `Err`
     /// carries the reason the library cannot play (the `load` verdict).
-    pub fn start(config: &HostConfig, library: &Path, log: Arc<LogSink>) -> Result<Host, String> {
+    pub fn start(
+        config: &HostConfig,
+        library: &Path,
+        env: &[(String, String)],
+        log: Arc<LogSink>,
+    ) -> Result<Host, String> {
         let library = std::path::absolute(library).map_err(|e| format!("bad path: {e}"))?;
         let scratch = tempfile::Builder::new()
             .prefix(&format!("{SCRATCH_PREFIX}{}-", std::process::id()))
@@ -125,6 +130,8 @@ impl Host {
             // Per-thread malloc arenas reserve 64 MiB of address space each and would eat
             // into RLIMIT_AS; one arena matches the course platform's single thread.
             .env("MALLOC_ARENA_MAX", "1")
+            // The player's own settings (`LIB.so@KEY=VALUE`), for this process only.
+            .envs(env.iter().map(|(k, v)| (k, v)))
             // Its own process group, so a timeout kills whatever the library forked too.
             .process_group(0)
             .stdin(Stdio::piped())
