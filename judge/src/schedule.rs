@@ -37,15 +37,23 @@ pub fn split_player(spec: &Path) -> Result<(PathBuf, Vec<(String, String)>)> {
     let Some((lib, assignments)) = text.rsplit_once('@').filter(|_| !spec.exists()) else {
         return Ok((spec.to_path_buf(), Vec::new()));
     };
-    let env = assignments
-        .split(',')
-        .map(|kv| match kv.split_once('=') {
-            Some((k, v)) if !k.is_empty() && !k.contains(char::is_whitespace) => {
-                Ok((k.to_string(), v.to_string()))
+    // A piece without `=` continues the previous value, so values may hold commas:
+    // `@GRAVITY4_DISABLE=reuse,endgame,GRAVITY4_MOVE_MS=50`.
+    let mut env: Vec<(String, String)> = Vec::new();
+    for piece in assignments.split(',') {
+        match (piece.split_once('='), env.last_mut()) {
+            (Some((k, v)), _) if !k.is_empty() && !k.contains(char::is_whitespace) => {
+                env.push((k.to_string(), v.to_string()));
             }
-            _ => bail!("bad player {text:?}: expected LIB.so@KEY=VALUE[,KEY=VALUE...], got {kv:?}"),
-        })
-        .collect::<Result<Vec<_>>>()?;
+            (None, Some((_, value))) => {
+                value.push(',');
+                value.push_str(piece);
+            }
+            _ => bail!(
+                "bad player {text:?}: expected LIB.so@KEY=VALUE[,KEY=VALUE...], got {piece:?}"
+            ),
+        }
+    }
     Ok((PathBuf::from(lib), env))
 }
 
@@ -312,5 +320,12 @@ mod tests {
         );
         assert!(e[2].env.is_empty());
         assert!(entrants(&["g.so@NOEQUALS".into()]).is_err());
+        let e =
+            entrants(&["g.so@GRAVITY4_DISABLE=reuse,endgame,GRAVITY4_MOVE_MS=5".into()]).unwrap();
+        assert_eq!(e[0].env[0].1, "reuse,endgame");
+        assert_eq!(
+            e[0].env[1],
+            ("GRAVITY4_MOVE_MS".to_string(), "5".to_string())
+        );
     }
 }

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Reproduces the measurements in STRENGTH.md with the judge.
+#
+#   scripts/strength.sh chain   each technique against the configuration before it
+#                               (paired boards, GRAVITY4_MOVE_MS=50, SPRT elo0=0 elo1=30,
+#                               at most 200 boards = 400 games)
+#   scripts/strength.sh full    default vs classic at the full 2000 ms budget
+#   scripts/strength.sh ladder  default vs every rung of target/ladder (run
+#                               scripts/build-ladder.sh first) at GRAVITY4_MOVE_MS
+#                               (default 2000)
+#
+# Runs land in runs/strength/<name>/ (games.jsonl, summary.json); the tables print as they
+# finish. Concurrency is the judge's default (the number of cores).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+cargo build --release -q -p gravity4 -p gravity4-judge
+LIB=target/release/libgravity4.so
+JUDGE=target/release/judge
+OUT=runs/strength
+SEED=${STRENGTH_SEED:-2026}
+
+# A/B match between two configurations of the same library file.
+ab() {
+    local name=$1 a=$2 b=$3 pairs=${4:-200}
+    rm -rf "$OUT/$name"
+    "$JUDGE" match "$LIB@$a" "$LIB@$b" --pairs "$pairs" --seed "$SEED" --out "$OUT/$name" -q \
+        --sprt elo0=0 elo1=30 alpha=0.05 beta=0.05
+}
+
+case "${1:-chain}" in
+chain)
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-50}
+    ab 1-solver-vs-classic \
+        "GRAVITY4_DISABLE=tactical-playouts,reuse,endgame" "GRAVITY4_PROFILE=classic"
+    ab 2-tactical-playouts \
+        "GRAVITY4_DISABLE=reuse,endgame" "GRAVITY4_DISABLE=tactical-playouts,reuse,endgame"
+    ab 3-reuse "GRAVITY4_DISABLE=endgame" "GRAVITY4_DISABLE=reuse,endgame"
+    ab 4-endgame "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=endgame"
+    ;;
+full)
+    export GRAVITY4_MOVE_MS=2000
+    rm -rf "$OUT/full-default-vs-classic"
+    "$JUDGE" match "$LIB@GRAVITY4_PROFILE=strong" "$LIB@GRAVITY4_PROFILE=classic" \
+        --pairs "${FULL_PAIRS:-25}" --seed "$SEED" --out "$OUT/full-default-vs-classic" -q
+    ;;
+ladder)
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
+    rm -rf "$OUT/ladder-$GRAVITY4_MOVE_MS"
+    "$JUDGE" gauntlet "$LIB" --vs target/ladder --pairs "${LADDER_PAIRS:-2}" --seed "$SEED" \
+        --out "$OUT/ladder-$GRAVITY4_MOVE_MS" -q
+    ;;
+*)
+    echo "usage: $0 chain|full|ladder" >&2
+    exit 2
+    ;;
+esac
