@@ -3,9 +3,9 @@
 //!
 //! A deadline that has already passed when the search starts is not exotic: on a loaded
 //! machine the thread that calls `getPoint` can be descheduled for longer than a short
-//! budget before the search loop first reads the clock. The end-to-end games at 15 ms show
-//! it as `panicked at src/session.rs ... a validated request has a legal move` on stderr:
-//! the FFI layer catches the panic and plays its fallback move instead of a searched one.
+//! budget before the search loop first reads the clock. Before the fix (8f570c2) both
+//! searches then returned `None`, `session::choose` panicked, and the FFI layer played its
+//! fallback move instead of a searched one (seen in the end-to-end games at 15 ms).
 
 use gravity4::position::Position;
 use gravity4::search::tree::Tree;
@@ -56,8 +56,8 @@ fn solver_search_answers_even_past_its_deadline() {
 
 #[test]
 fn searches_with_time_left_answer() {
-    // The same calls with a live deadline work: the ignored tests above fail for the
-    // deadline alone.
+    // The same calls with a live deadline: if these fail too, the tests above are not
+    // about the deadline.
     let root = Position::new(9, 9, 4, 4).unwrap();
     let limits = SearchLimits {
         deadline: Instant::now() + Duration::from_millis(20),

@@ -98,8 +98,12 @@ fn check_log_on(profile: Option<&str>) {
         );
         assert!(nodes >= 1, "the tree has at least its root: {line:?}");
         assert!(iterations >= 1, "a 30 ms search runs iterations: {line:?}");
-        // ms is the library's own clock: it may not exceed the budget by much.
-        assert!(ms <= BUDGET_MS + 50, "ms={ms} for a {BUDGET_MS} ms budget");
+        // Milliseconds, not microseconds: a 30 ms budget reads as tens, even on a loaded
+        // machine (tests/budget.rs holds the tight timing checks).
+        assert!(
+            ms < 1000,
+            "ms={ms} for a {BUDGET_MS} ms budget: wrong unit?"
+        );
     }
     // The forced win (last position) should be seen as nearly certain.
     let f = fields(lines.last().unwrap()).unwrap();
