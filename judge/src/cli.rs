@@ -29,6 +29,12 @@ pub enum Command {
     RoundRobin(RoundRobinArgs),
     /// One library against a pool (directories expand to their *.so files).
     Gauntlet(GauntletArgs),
+    /// Play against a library in the terminal (columns by key, q quits).
+    Play(PlayArgs),
+    /// Step through a recorded game in the terminal (n/p or arrows, q quits).
+    Replay(ReplayArgs),
+    /// Write DIR/report.html again from DIR/summary.json and DIR/games.jsonl.
+    Report(ReportArgs),
     /// Internal: the child process that hosts one library.
     #[command(hide = true)]
     Host(HostArgs),
@@ -69,6 +75,52 @@ pub struct GauntletArgs {
     pub vs: Vec<PathBuf>,
     #[command(flatten)]
     pub common: Common,
+}
+
+/// `judge play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The library to play against (`LIB.so` or `LIB.so@KEY=VALUE,...`).
+    pub lib: PathBuf,
+    /// Let the library move first.
+    #[arg(long)]
+    pub ai_first: bool,
+    /// Board size, rows x columns, e.g. `9x12` (each 4..=12; default: drawn from the seed).
+    #[arg(long, value_name = "MxN")]
+    pub size: Option<String>,
+    /// The blocked cell, row (0 = top) and column, e.g. `3,5` (default: drawn from the seed).
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    pub blocked: Option<String>,
+    /// Seed for the board draw (default: random, printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Wall-clock limit per library move in milliseconds (the course's is 3000).
+    #[arg(long, default_value_t = 3000)]
+    pub move_limit_ms: u64,
+    /// Address-space limit of the library's process, MiB (0: none).
+    #[arg(long, default_value_t = 1024)]
+    pub memory_limit_mb: u64,
+    /// Append the finished game to this games.jsonl without asking (default: ask at the
+    /// end, in a terminal, whether to save it to runs/play/games.jsonl).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+}
+
+/// `judge replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// A games.jsonl file, or a run directory holding one.
+    pub log: PathBuf,
+    /// Which game: its id (e.g. `0-3-1`) or its line number counted from 0.
+    #[arg(long, default_value = "0")]
+    pub game: String,
+}
+
+/// `judge report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// A run directory (with summary.json and games.jsonl).
+    pub dir: PathBuf,
 }
 
 /// Options every tournament takes.

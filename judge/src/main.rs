@@ -1,7 +1,8 @@
 //! `judge`: isolated, statistically honest tournaments of course-ABI Connect-4 libraries.
 //!
 //! Data flows one way: schedule -> referee -> library host -> game log -> stats -> report.
-//! `tournament` wires them together for the three commands.
+//! `tournament` wires them together for the three commands; `view` shows games to people
+//! (terminal play and replay, the HTML report) on top of the same pieces.
 
 mod cli;
 mod game_log;
@@ -14,6 +15,7 @@ mod schedule;
 #[allow(dead_code, unused_imports)]
 mod stats;
 mod tournament;
+mod view;
 
 use clap::Parser;
 
@@ -29,5 +31,8 @@ fn main() -> anyhow::Result<()> {
         cli::Command::Match(args) => tournament::run_match(args),
         cli::Command::RoundRobin(args) => tournament::run_round_robin(args),
         cli::Command::Gauntlet(args) => tournament::run_gauntlet(args),
+        cli::Command::Play(args) => view::play::run(args),
+        cli::Command::Replay(args) => view::replay::run(args),
+        cli::Command::Report(args) => view::html::regenerate(&args.dir),
     }
 }

@@ -234,6 +234,29 @@ impl Game {
     }
 }
 
+/// Replays logged columns under the same rules as [`play`] and returns the cell `(x, y)`
+/// each stone landed on, in order, and whether the last stone made a line of 4 (for the
+/// views, which draw recorded games). Stops before the first column that is not a legal
+/// move, so a damaged log can never index out of the board.
+pub fn landing_cells(spec: BoardSpec, moves: &[i32]) -> (Vec<(i32, i32)>, bool) {
+    let mut game = Game::new(spec);
+    let mut cells = Vec::with_capacity(moves.len());
+    let mut won = false;
+    for (ply, &y) in moves.iter().enumerate() {
+        let x = match usize::try_from(y).ok().and_then(|c| game.top.get(c)) {
+            Some(&top) => top - 1,
+            None => break,
+        };
+        if !game.is_legal(x, y) {
+            break;
+        }
+        game.play(ply % 2, x, y);
+        won = game.wins(ply % 2, x, y);
+        cells.push((x, y));
+    }
+    (cells, won)
+}
+
 /// Plays one game: `players[0]` moves first.
 pub fn play(spec: BoardSpec, players: [&mut dyn Player; 2]) -> Outcome {
     let mut game = Game::new(spec);
@@ -452,6 +475,20 @@ mod tests {
             }
         }
         assert!(game.is_full());
+    }
+
+    #[test]
+    fn landing_cells_follow_the_rules_and_stop_at_bad_columns() {
+        // Blocked cell on the bottom row of column 3: the first stone lands one higher.
+        let (cells, won) = landing_cells(spec(9, 9, 8, 3), &[3, 3, 0]);
+        assert_eq!(cells, vec![(7, 3), (6, 3), (8, 0)]);
+        assert!(!won);
+        let (cells, won) = landing_cells(spec(9, 9, 0, 8), &[0, 5, 0, 5, 0, 5, 0]);
+        assert_eq!((cells.len(), won), (7, true));
+        let (cells, _) = landing_cells(spec(9, 9, 0, 8), &[0, 9, 0]);
+        assert_eq!(cells, vec![(8, 0)], "column 9 does not exist");
+        let (cells, _) = landing_cells(spec(2, 3, 0, 0), &[0, 0, -1]);
+        assert_eq!(cells, vec![(1, 0)], "column 0 is full after one stone");
     }
 
     #[test]

@@ -209,10 +209,13 @@ impl Worker<'_> {
     }
 }
 
-/// Adapts a library host to the referee's [`referee::Player`].
-struct HostPlayer<'a> {
-    host: &'a mut Host,
-    limit: Duration,
+/// Adapts a library host to the referee's [`referee::Player`] (also the AI side of
+/// `judge play`).
+pub struct HostPlayer<'a> {
+    /// The library's host.
+    pub host: &'a mut Host,
+    /// Wall-clock limit per move.
+    pub limit: Duration,
 }
 
 impl referee::Player for HostPlayer<'_> {

@@ -15,7 +15,15 @@ struct Inner {
     file: Option<File>,
     written: u64,
     truncated: bool,
+    /// Complete lines seen so far (past the cap too) and the newest of them, so a view
+    /// can show a library's latest telemetry line without re-reading the file.
+    lines: u64,
+    last_line: Vec<u8>,
+    partial: Vec<u8>,
 }
+
+/// Longest line kept for [`LogSink::last_line`]; longer lines are cut.
+const LAST_LINE_MAX: usize = 1024;
 
 impl LogSink {
     /// Opens (appends to) `path`, keeping at most `cap` bytes of library output.
@@ -27,6 +35,9 @@ impl LogSink {
                 file: Some(file),
                 written,
                 truncated: written >= cap,
+                lines: 0,
+                last_line: Vec::new(),
+                partial: Vec::new(),
             }),
             cap,
         })
@@ -43,6 +54,15 @@ impl LogSink {
             };
             let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
             let inner = &mut *g;
+            for &b in &buf[..n] {
+                if b == b'\n' {
+                    inner.lines += 1;
+                    std::mem::swap(&mut inner.last_line, &mut inner.partial);
+                    inner.partial.clear();
+                } else if inner.partial.len() < LAST_LINE_MAX {
+                    inner.partial.push(b);
+                }
+            }
             let Some(file) = inner.file.as_mut() else {
                 continue;
             };
@@ -65,6 +85,14 @@ impl LogSink {
     }
 }
 
+impl LogSink {
+    /// How many complete lines were drained so far, and the newest one (lossy UTF-8).
+    pub fn last_line(&self) -> (u64, String) {
+        let g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        (g.lines, String::from_utf8_lossy(&g.last_line).into_owned())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +111,14 @@ mod tests {
         // Later hosts of the same player add nothing once the cap is reached.
         LogSink::open(&path, 1000).unwrap().drain(&b"more"[..]);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+
+    #[test]
+    fn newest_complete_line_is_kept_even_past_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let sink = LogSink::open(&dir.path().join("x.log"), 10).unwrap();
+        assert_eq!(sink.last_line(), (0, String::new()));
+        sink.drain(&b"gravity4: ms=1 winrate=0.5\nsecond line\nhalf"[..]);
+        assert_eq!(sink.last_line(), (2, "second line".to_string()));
     }
 }

@@ -1,0 +1,141 @@
+//! `DIR/report.html`: one self-contained page per run (inline style and script, the run's
+//! data embedded as JSON, nothing fetched): results table, Elo chart with error bars,
+//! crosstable, pairings, and a game viewer that replays any game move by move.
+//!
+//! The page draws everything from the embedded data; the cells each stone landed on are
+//! computed here by the referee, so the page never re-implements the rules.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::Grid;
+use crate::game_log::{self, GameRecord};
+use crate::referee::{self, BoardSpec, Termination};
+
+/// The page, with `/*RUN_DATA*/` where the data goes.
+const TEMPLATE: &str = include_str!("report.html");
+
+/// One game as the viewer needs it (the log's fields minus paths and seeds).
+#[derive(Serialize)]
+struct ViewGame<'a> {
+    id: &'a str,
+    first: &'a str,
+    second: &'a str,
+    result: &'a str,
+    termination: &'a str,
+    loser: Option<&'a str>,
+    detail: Option<&'a str>,
+    board: BoardSpec,
+    /// `[x, y]` of every stone, in move order (the referee's replay of `moves`).
+    cells: Vec<[i32; 2]>,
+    /// The winning line's cells, for `four`.
+    line: Vec<[i32; 2]>,
+    move_ms: &'a [f64],
+    cpu_ms: &'a [Option<f64>],
+}
+
+fn view_game(g: &GameRecord) -> ViewGame<'_> {
+    let (cells, _) = referee::landing_cells(g.board, &g.moves);
+    let line = match (g.termination, cells.last()) {
+        (Termination::Four, Some(&(x, y))) => Grid::from_moves(g.board, &cells).line_through(x, y),
+        _ => Vec::new(),
+    };
+    ViewGame {
+        id: &g.id,
+        first: &g.first,
+        second: &g.second,
+        result: &g.result,
+        termination: g.termination.name(),
+        loser: g.loser.map(|s| match s {
+            referee::Side::First => "first",
+            referee::Side::Second => "second",
+        }),
+        detail: g.detail.as_deref(),
+        board: g.board,
+        cells: cells.iter().map(|&(x, y)| [x, y]).collect(),
+        line: line.iter().map(|&(x, y)| [x, y]).collect(),
+        move_ms: &g.move_ms,
+        cpu_ms: &g.cpu_ms,
+    }
+}
+
+/// The page for a run: `summary` as in summary.json, `run` as in run.json (if any).
+pub fn render(summary: &Value, run: Option<&Value>, games: &[GameRecord]) -> Result<String> {
+    let data = serde_json::json!({
+        "summary": summary,
+        "run": run,
+        "games": games.iter().map(view_game).collect::<Vec<_>>(),
+    });
+    // `<` only occurs inside JSON strings, where `\u003c` means the same: no name or
+    // detail can close the <script> element or open a comment.
+    let json = serde_json::to_string(&data)?.replace('<', "\\u003c");
+    Ok(TEMPLATE.replacen("/*RUN_DATA*/", &json, 1))
+}
+
+/// Writes `dir/report.html` and returns its path.
+pub fn write(
+    dir: &Path,
+    summary: &Value,
+    run: Option<&Value>,
+    games: &[GameRecord],
+) -> Result<PathBuf> {
+    let path = dir.join("report.html");
+    let page = render(summary, run, games)?;
+    let tmp = dir.join("report.html.tmp");
+    std::fs::write(&tmp, page).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(path)
+}
+
+/// `judge report DIR`: the page again from DIR's summary.json, run.json and games.jsonl.
+pub fn regenerate(dir: &Path) -> Result<()> {
+    let read_json = |name: &str| -> Result<Value> {
+        let path = dir.join(name);
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
+    };
+    let summary = read_json("summary.json")?;
+    let run = read_json("run.json").ok();
+    let games = game_log::read(&dir.join("games.jsonl"))?;
+    let path = write(dir, &summary, run.as_ref(), &games)?;
+    println!("{}", path.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game() -> GameRecord {
+        let line = r#"{"id":"0-0-0","pairing":0,"pair":0,"game":0,"first":"a</script><!--","second":"b","first_path":"a.so","second_path":"b.so","result":"1-0","termination":"four","course_code":1,"loser":"second","board":{"M":6,"N":7,"noX":5,"noY":6},"moves":[0,1,0,1,0,1,0],"move_ms":[1,1,1,1,1,1,1],"cpu_ms":[null,null,null,null,null,null,null],"seed":1,"board_seed":2}"#;
+        serde_json::from_str(line).unwrap()
+    }
+
+    #[test]
+    fn page_is_self_contained_and_names_cannot_break_out_of_the_data() {
+        let summary =
+            serde_json::json!({"mode": "match", "games": 1, "players": [], "pairings": []});
+        let page = render(&summary, None, &[game()]).unwrap();
+        // The only URL is the SVG namespace name, which is an identifier, never fetched.
+        let urls: Vec<&str> = page
+            .match_indices("http")
+            .map(|(i, _)| &page[i..(i + 26).min(page.len())])
+            .collect();
+        assert_eq!(urls, vec!["http://www.w3.org/2000/svg"]);
+        for tag in ["<link", "src=", "@import", "url("] {
+            assert!(
+                !page.contains(tag),
+                "page refers to something outside: {tag}"
+            );
+        }
+        assert_eq!(page.matches("</script>").count(), 2);
+        assert!(page.contains(r#""first":"a\u003c/script>\u003c!--""#));
+        // The viewer gets the referee's cells and the winning line.
+        assert!(page.contains(r#""cells":[[5,0],[5,1],[4,0],[4,1],[3,0],[3,1],[2,0]]"#));
+        assert!(page.contains(r#""line":[[2,0],[3,0],[4,0],[5,0]]"#));
+    }
+}
