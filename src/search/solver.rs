@@ -19,7 +19,7 @@ use super::uct::{
     CLOCK_EVERY, MAX_PATH, SearchConfig, SearchLimits, SearchReport, UcbTables, backup,
     centre_first, select_child,
 };
-use crate::position::{MAX_SIZE, Position, Side};
+use crate::position::{MAX_SIZE, Position};
 use crate::threats::ThreatPosition;
 use rand::RngCore;
 use std::time::Instant;
@@ -309,12 +309,6 @@ fn choose(tree: &Tree) -> Option<(usize, f64)> {
             };
             (c.col as usize, mean)
         })
-}
-
-/// The side that moved into the root: kept for symmetry with [`Side`] users in tests.
-#[allow(dead_code)]
-fn root_mover(root: &Position) -> Side {
-    root.to_move().other()
 }
 
 #[cfg(test)]

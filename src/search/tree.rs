@@ -156,7 +156,7 @@ impl Tree {
         self.nodes.len()
     }
 
-    /// True iff only the root exists... never empty after `reset`.
+    /// True iff the tree has no nodes (after [`Tree::clear`]; `reset` leaves a root).
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
