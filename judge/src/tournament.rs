@@ -178,12 +178,7 @@ fn run(
         serde_json::to_string_pretty(&summary)? + "\n",
     )
     .context("writing summary.json")?;
-    crate::view::html::write(
-        &dir,
-        &serde_json::to_value(&summary)?,
-        Some(&serde_json::to_value(&info)?),
-        &records,
-    )?;
+    crate::view::html::write(&dir)?;
     print!("{}", report::render(&summary));
     println!(
         "\nrun directory: {} (open report.html in a browser)",

@@ -75,23 +75,10 @@ pub fn render(summary: &Value, run: Option<&Value>, games: &[GameRecord]) -> Res
     Ok(TEMPLATE.replacen("/*RUN_DATA*/", &json, 1))
 }
 
-/// Writes `dir/report.html` and returns its path.
-pub fn write(
-    dir: &Path,
-    summary: &Value,
-    run: Option<&Value>,
-    games: &[GameRecord],
-) -> Result<PathBuf> {
-    let path = dir.join("report.html");
-    let page = render(summary, run, games)?;
-    let tmp = dir.join("report.html.tmp");
-    std::fs::write(&tmp, page).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
-    Ok(path)
-}
-
-/// `judge report DIR`: the page again from DIR's summary.json, run.json and games.jsonl.
-pub fn regenerate(dir: &Path) -> Result<()> {
+/// Writes `dir/report.html` from the run's files (summary.json, run.json if present,
+/// games.jsonl) and returns its path. Always from the files, never from memory, so
+/// `judge report DIR` writes the very same page as the run did.
+pub fn write(dir: &Path) -> Result<PathBuf> {
     let read_json = |name: &str| -> Result<Value> {
         let path = dir.join(name);
         let text = std::fs::read_to_string(&path)
@@ -101,8 +88,17 @@ pub fn regenerate(dir: &Path) -> Result<()> {
     let summary = read_json("summary.json")?;
     let run = read_json("run.json").ok();
     let games = game_log::read(&dir.join("games.jsonl"))?;
-    let path = write(dir, &summary, run.as_ref(), &games)?;
-    println!("{}", path.display());
+    let page = render(&summary, run.as_ref(), &games)?;
+    let path = dir.join("report.html");
+    let tmp = dir.join("report.html.tmp");
+    std::fs::write(&tmp, page).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(path)
+}
+
+/// `judge report DIR`: writes the page again and prints its path.
+pub fn regenerate(dir: &Path) -> Result<()> {
+    println!("{}", write(dir)?.display());
     Ok(())
 }
 

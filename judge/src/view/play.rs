@@ -302,7 +302,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let term = Term::open();
     let color = term.color;
     let header = format!(
-        "judge play: you are {} ({}), {} is {}. Board {}x{}, blocked cell row {} column {} (seed {seed}).\n\n",
+        "judge play: you {} ({}) against {} {}\nboard {}x{}, blocked cell row {} column {}, seed {seed}\n\n",
         term::stone_label(color, human),
         if args.ai_first { "second" } else { "first" },
         entrant.name,

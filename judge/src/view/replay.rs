@@ -91,7 +91,7 @@ fn frame(
     let mut out = String::new();
     term.begin_frame(&mut out);
     out.push_str(&format!(
-        "{} game {index} ({}): {} {} vs {} {}. Board {}x{}, blocked cell row {} column {}.\n\n",
+        "{} game {index} ({}): {} {} against {} {}\nboard {}x{}, blocked cell row {} column {}\n\n",
         path.display(),
         game.id,
         term::stone_label(color, Cell::First),

@@ -5,7 +5,7 @@
 //! Plain termios and ANSI escapes instead of a terminal crate: the views need only
 //! "no echo, no line buffering", a handful of keys and colours.
 
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Write};
 
 use super::{Cell, Grid, column_key};
 
@@ -179,10 +179,17 @@ fn read_byte(timeout_ms: Option<i32>) -> Option<u8> {
             return None;
         }
     }
+    // Straight from the descriptor: std's stdin is buffered, and bytes sitting in its
+    // buffer would be invisible to poll (an arrow key's `[C` would look like a lone Esc).
     let mut b = [0u8; 1];
-    match std::io::stdin().lock().read(&mut b) {
-        Ok(1) => Some(b[0]),
-        _ => None,
+    loop {
+        // SAFETY: read writes at most one byte into the buffer we own.
+        let n = unsafe { libc::read(0, b.as_mut_ptr().cast(), 1) };
+        match n {
+            1 => return Some(b[0]),
+            -1 if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted => {}
+            _ => return None,
+        }
     }
 }
 

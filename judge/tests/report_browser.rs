@@ -1,0 +1,270 @@
+//! `report.html` in a real browser: a small round-robin writes it, headless Chromium
+//! opens it with `#autotest`, the page clicks through a replay with its own buttons and
+//! arrow keys and writes what it showed into the DOM, and this test reads the dumped DOM
+//! against the game log, replayed here with its own obviously-correct gravity.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+
+fn fixture(dir: &Path, name: &str) -> PathBuf {
+    let out = dir.join(format!("{name}.so"));
+    let status = Command::new("cc")
+        .args(["-O1", "-shared", "-fPIC", "-I", FIXTURES, "-o"])
+        .arg(&out)
+        .arg(Path::new(FIXTURES).join(format!("{name}.c")))
+        .status()
+        .expect("these tests need a C compiler (cc)");
+    assert!(status.success(), "cc failed on {name}.c");
+    out
+}
+
+/// The Chromium binary: `$CHROMIUM`, or Debian's `chromium` on the PATH.
+fn chromium() -> PathBuf {
+    if let Some(p) = std::env::var_os("CHROMIUM") {
+        return p.into();
+    }
+    std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .map(|d| d.join("chromium"))
+        .find(|p| p.is_file())
+        .expect(
+            "this test needs headless Chromium: install Debian's package \
+             (apt-get install -y chromium; .ci/run does) or set CHROMIUM=/path/to/chromium",
+        )
+}
+
+/// Loads `url` in headless Chromium and returns the DOM after the page's script ran.
+fn dump_dom(url: &str) -> String {
+    let profile = tempfile::tempdir().unwrap();
+    let out = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(url)
+        .output()
+        .expect("run chromium");
+    assert!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The text of `<pre id="autotest" ...>` in a DOM dump, unescaped.
+fn autotest_json(dom: &str) -> Value {
+    let start = dom
+        .find("<pre id=\"autotest\"")
+        .expect("no #autotest element");
+    let body = &dom[start..];
+    let body = &body[body.find('>').unwrap() + 1..body.find("</pre>").unwrap()];
+    assert!(!body.is_empty(), "the page did not run its autotest");
+    let text = body
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad autotest JSON {e}: {text}"))
+}
+
+/// The board after `k` moves as text rows (`X` first mover, `O` second, `#` blocked),
+/// by the plainest reading of the rules: a stone falls to the lowest empty cell of its
+/// column that is not the blocked cell.
+fn board_after(game: &Value, k: usize) -> Vec<String> {
+    let b = &game["board"];
+    let (m, n) = (
+        b["M"].as_u64().unwrap() as usize,
+        b["N"].as_u64().unwrap() as usize,
+    );
+    let (bx, by) = (
+        b["noX"].as_u64().unwrap() as usize,
+        b["noY"].as_u64().unwrap() as usize,
+    );
+    let mut g = vec![vec!['.'; n]; m];
+    g[bx][by] = '#';
+    for (ply, y) in game["moves"].as_array().unwrap()[..k].iter().enumerate() {
+        let y = y.as_u64().unwrap() as usize;
+        let x = (0..m)
+            .rev()
+            .find(|&x| g[x][y] == '.')
+            .expect("column has room");
+        g[x][y] = if ply % 2 == 0 { 'X' } else { 'O' };
+    }
+    g.into_iter().map(|r| r.into_iter().collect()).collect()
+}
+
+fn last_cell(game: &Value, k: usize) -> Value {
+    let before = board_after(game, k - 1);
+    let after = board_after(game, k);
+    for (x, (a, b)) in before.iter().zip(&after).enumerate() {
+        if let Some(y) = a.chars().zip(b.chars()).position(|(p, q)| p != q) {
+            return serde_json::json!([x, y]);
+        }
+    }
+    panic!("move {k} changed nothing");
+}
+
+#[test]
+fn report_replays_a_game_in_headless_chromium() {
+    chromium(); // fail early, with the install hint, if it is missing
+    let libs = tempfile::tempdir().unwrap();
+    let lib_args: Vec<PathBuf> = ["legal", "fast", "segfault"]
+        .iter()
+        .map(|n| fixture(libs.path(), n))
+        .collect();
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("run");
+    let out = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .arg("round-robin")
+        .args(&lib_args)
+        .args(["--pairs", "2", "--seed", "11", "-q", "--out"])
+        .arg(&dir)
+        .env("TMPDIR", work.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
+
+    // Self-contained: no URL but the SVG namespace name (an identifier, never fetched).
+    let urls: Vec<&str> = page
+        .match_indices("://")
+        .map(|(i, _)| {
+            let from = page[..i].rfind(['"', '\'', '(', ' ']).map_or(0, |k| k + 1);
+            let to = i + page[i..].find(['"', '\'', ')', ' ']).unwrap_or(0);
+            &page[from..to]
+        })
+        .collect();
+    assert_eq!(urls, vec!["http://www.w3.org/2000/svg"]);
+
+    // `judge report DIR` writes the same page again.
+    std::fs::remove_file(dir.join("report.html")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .arg("report")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("report.html")).unwrap(),
+        page
+    );
+
+    let games: Vec<Value> = std::fs::read_to_string(dir.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    // A game long enough for the scripted clicks, ending in four: pick the longest.
+    let (index, game) = games
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g["termination"] == "four")
+        .max_by_key(|(_, g)| g["moves"].as_array().unwrap().len())
+        .unwrap();
+    let total = game["moves"].as_array().unwrap().len();
+    assert!(total >= 8, "longest game has only {total} moves");
+
+    let url = format!(
+        "file://{}#autotest&game={}",
+        dir.join("report.html").display(),
+        game["id"].as_str().unwrap()
+    );
+    let shown = autotest_json(&dump_dom(&url));
+    let steps = shown["steps"].as_array().unwrap();
+    // next x5, back x1 -> 4; right arrow x2 -> 6; End button -> total; Home key -> 0.
+    for (step, k) in steps.iter().zip([4, 6, total, 0]) {
+        assert_eq!(step["game"], game["id"]);
+        assert_eq!(step["selected"], index.to_string());
+        assert_eq!(step["move_no"], format!("move {k} / {total}"));
+        assert_eq!(
+            step["board"],
+            serde_json::json!(board_after(game, k)),
+            "board after {k} moves"
+        );
+        if k > 0 {
+            assert_eq!(
+                step["last"],
+                last_cell(game, k),
+                "last move after {k} moves"
+            );
+            let mover = if (k - 1) % 2 == 0 {
+                &game["first"]
+            } else {
+                &game["second"]
+            };
+            let col = game["moves"][k - 1].as_u64().unwrap();
+            let info = step["move_info"].as_str().unwrap();
+            assert!(
+                info.starts_with(&format!(
+                    "Move {k}: {} played column {col}",
+                    mover.as_str().unwrap()
+                )),
+                "{info}"
+            );
+            assert!(info.contains(" ms"), "move time shown: {info}");
+        } else {
+            assert_eq!(step["move_info"], "Start position.");
+        }
+    }
+    assert_eq!(
+        steps[2]["win_cells"], 4,
+        "the winning line is marked at the end"
+    );
+    assert!(steps[2]["result"].as_str().unwrap().starts_with(&format!(
+        "Result {} by four",
+        game["result"].as_str().unwrap()
+    )));
+
+    // Tables and chart as the summary says.
+    let names: Vec<&str> = summary["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(shown["players"], serde_json::json!(names));
+    let finite = summary["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| !p["elo"]["margin95"].is_null())
+        .count();
+    assert_eq!(shown["error_bars"], finite);
+    assert_eq!(shown["infinite"], names.len() - finite);
+    assert_eq!(shown["options"], games.len());
+    let ct = &summary["crosstable"];
+    let rows = shown["crosstable"].as_array().unwrap();
+    assert_eq!(rows[0][1], ct["names"][0]);
+    for (i, row) in ct["results"].as_array().unwrap().iter().enumerate() {
+        for (j, cell) in row.as_array().unwrap().iter().enumerate() {
+            let want = if cell.is_null() {
+                "-".to_string()
+            } else {
+                format!("{}-{}-{}", cell["wins"], cell["draws"], cell["losses"])
+            };
+            assert_eq!(rows[i + 1][j + 1], want.as_str(), "crosstable [{i}][{j}]");
+        }
+    }
+}
