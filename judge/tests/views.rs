@@ -331,7 +331,10 @@ fn ai_first_and_quitting_on_a_terminal() {
     p.expect("legal played column 0");
     p.expect("Your move: press a column key 0-9, a-b (q quits).");
     p.send("b");
+    // Keys typed while the library thinks are dropped: wait for the prompt again.
+    p.expect("legal is thinking...");
     p.expect("legal played column 0");
+    p.expect("Your move");
     p.send("q");
     p.expect("You quit after 3 moves; the game is not saved.");
     assert!(p.wait().success());
