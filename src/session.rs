@@ -121,8 +121,9 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
     report.col
 }
 
-/// Share of the move budget the exact solver may use before MCTS takes over.
-const ENDGAME_SHARE: f64 = 0.4;
+/// Share of the move budget the exact solver may use before MCTS takes over: small, because
+/// a solve that does not finish is time MCTS loses (40% measured clearly worse, STRENGTH.md).
+const ENDGAME_SHARE: f64 = 0.1;
 
 /// What the exact solver settled at the root.
 enum Endgame {

@@ -12,10 +12,10 @@ use std::time::Instant;
 
 /// Positions with at most this many empty cells are offered to the solver. Measured with
 /// `cargo bench --bench endgame` (late positions of tactical games on 9..12 boards, 12 each):
-/// up to 28 empties every sample solved, worst 28 ms; at 32 one in 12 timed out at 2 s (worst
-/// solved 116 ms); at 36 and 40, 2 and 5 in 12 timed out. Past 32 the attempt mostly costs
-/// MCTS time.
-pub const MAX_EMPTY: usize = 32;
+/// up to 24 empties the median solve is under 1 ms and the worst 28 ms; at 32 one in 12 timed
+/// out at 2 s. A first setting of 32 with 40% of the budget lost 26-2-59 against no solver at
+/// 50 ms per move (STRENGTH.md): failed attempts cost MCTS too much time.
+pub const MAX_EMPTY: usize = 24;
 
 /// Nodes between clock reads.
 const CLOCK_EVERY: u64 = 4096;
@@ -197,6 +197,53 @@ mod tests {
                         -minimax(&child)
                     };
                     // Losing-on-the-spot moves are pruned inside, but root values are exact.
+                    assert_eq!(v, exact, "col {col}\n{pos:?}");
+                }
+            }
+            checked += 1;
+        }
+    }
+
+    #[test]
+    fn agrees_with_plain_minimax_on_course_sized_boards() {
+        // Wide lines and diagonals (9..12 x 9..12) with up to 6 empty cells left (8 took
+        // minutes for the plain minimax).
+        let mut rng = SmallRng::seed_from_u64(2027);
+        let mut checked = 0;
+        while checked < 30 {
+            let (rows, cols) = (rng.random_range(9..=12), rng.random_range(9..=12));
+            let mut pos = Position::new(
+                rows,
+                cols,
+                rng.random_range(0..rows),
+                rng.random_range(0..cols),
+            )
+            .unwrap();
+            let mut over = false;
+            // Random moves that do not win, so the board fills instead of the game ending.
+            while pos.empty_cells() > 6 {
+                let quiet: Vec<usize> = (0..cols)
+                    .filter(|&c| pos.can_play(c) && !pos.is_winning_move(c))
+                    .collect();
+                if quiet.is_empty() || pos.play(quiet[rng.random_range(0..quiet.len())]) {
+                    over = true;
+                    break;
+                }
+            }
+            if over || pos.empty_cells() == 0 {
+                continue;
+            }
+            let (values, _) = solve_root(&pos, Instant::now() + Duration::from_secs(60)).unwrap();
+            for (col, value) in values.iter().enumerate() {
+                if let Some(v) = *value {
+                    let mut child = pos.clone();
+                    let exact = if child.play(col) {
+                        1
+                    } else if child.empty_cells() == 0 {
+                        0
+                    } else {
+                        -minimax(&child)
+                    };
                     assert_eq!(v, exact, "col {col}\n{pos:?}");
                 }
             }
