@@ -85,11 +85,12 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
                         excluded_root_moves: losing,
                         ..config
                     };
-                    // The kept tree may hold children the solver now excludes.
-                    tree.clear();
+                    // A kept tree keeps its statistics; its root children the solver proved
+                    // lost are marked so selection and the final choice skip them.
+                    tree.mark_root_losses(losing);
                     let report =
                         solver::search(&request.position, tree, &config, &limits, &mut rng);
-                    (report, 0)
+                    (report, reused)
                 }
                 None => {
                     let report =

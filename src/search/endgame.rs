@@ -251,6 +251,83 @@ mod tests {
         }
     }
 
+    /// Alpha-beta with the same tactical move generation but no table: exact at the root.
+    fn plain_alphabeta(tp: &ThreatPosition, mut alpha: i8, beta: i8) -> i8 {
+        let t = tp.tactics();
+        if t.wins != 0 {
+            return 1;
+        }
+        let candidates = t.candidates();
+        if candidates == 0 {
+            return -1;
+        }
+        let mut best = -1;
+        for col in 0..tp.position().cols() {
+            if candidates & (1 << col) == 0 {
+                continue;
+            }
+            let mut child = tp.clone();
+            let v = if child.play(col) {
+                1
+            } else if child.position().empty_cells() == 0 {
+                0
+            } else {
+                -plain_alphabeta(&child, -beta, -alpha)
+            };
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn the_table_changes_no_root_value() {
+        let mut rng = SmallRng::seed_from_u64(4242);
+        let mut checked = 0;
+        while checked < 30 {
+            let (rows, cols) = (rng.random_range(9..=12), rng.random_range(9..=12));
+            let mut pos = Position::new(
+                rows,
+                cols,
+                rng.random_range(0..rows),
+                rng.random_range(0..cols),
+            )
+            .unwrap();
+            let mut over = false;
+            while pos.empty_cells() > 16 {
+                let quiet: Vec<usize> = (0..cols)
+                    .filter(|&c| pos.can_play(c) && !pos.is_winning_move(c))
+                    .collect();
+                if quiet.is_empty() || pos.play(quiet[rng.random_range(0..quiet.len())]) {
+                    over = true;
+                    break;
+                }
+            }
+            if over {
+                continue;
+            }
+            let (values, _) = solve_root(&pos, Instant::now() + Duration::from_secs(60)).unwrap();
+            let tp = ThreatPosition::new(pos.clone());
+            for (col, value) in values.iter().enumerate() {
+                if let Some(v) = *value {
+                    let mut child = tp.clone();
+                    let exact = if child.play(col) {
+                        1
+                    } else if child.position().empty_cells() == 0 {
+                        0
+                    } else {
+                        -plain_alphabeta(&child, -1, 1)
+                    };
+                    assert_eq!(v, exact, "col {col}\n{pos:?}");
+                }
+            }
+            checked += 1;
+        }
+    }
+
     #[test]
     fn gives_up_at_the_deadline() {
         let pos = Position::new(12, 12, 0, 0).unwrap();

@@ -142,6 +142,21 @@ impl Tree {
         self.spare = std::mem::replace(&mut self.nodes, kept);
     }
 
+    /// Marks the root's children in the columns of `mask` (bit per column) as proven losses
+    /// for the side to move at the root. No-op on an empty or unexpanded tree.
+    pub fn mark_root_losses(&mut self, mask: u16) {
+        if self.nodes.is_empty() || mask == 0 {
+            return;
+        }
+        let root = self.nodes[ROOT as usize];
+        let first = root.first_child as usize;
+        for node in &mut self.nodes[first..first + root.child_count as usize] {
+            if mask & (1 << node.col) != 0 {
+                node.kind = NodeKind::Loss;
+            }
+        }
+    }
+
     /// The child of `id` reached by playing `col`, if the tree has it.
     pub fn child_by_col(&self, id: NodeId, col: usize) -> Option<NodeId> {
         let node = &self.nodes[id as usize];
