@@ -6,7 +6,7 @@
 //! ```
 //! With no players, plays every rung against the one below it. Otherwise players come two by
 //! two (lower first) and each is a rung number (`1`..`10`), `abD` (alpha-beta at depth `D`),
-//! `uctP` (the library's search at `P`% of the budget) or `safeC` (greedy-safe, centre
+//! `uctP` (the library's search at `P` per mille of the budget) or `safeC` (greedy-safe, centre
 //! weighted when `C` is 1).
 
 use gravity4::ffi::Request;
@@ -23,10 +23,10 @@ fn player(name: &str) -> (String, Box<Player>) {
         );
     }
     if let Some(p) = name.strip_prefix("uct") {
-        let percent: u32 = p.parse().expect("uctP needs a percentage");
+        let permille: u32 = p.parse().expect("uctP needs a per-mille share");
         return (
             name.into(),
-            Box::new(move |r: &Request| uct::choose_with_share(r, percent)),
+            Box::new(move |r: &Request| uct::choose_with_share(r, permille)),
         );
     }
     if let Some(c) = name.strip_prefix("safe") {

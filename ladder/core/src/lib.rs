@@ -92,13 +92,13 @@ pub const LADDER: [Rung; 10] = [
     },
     Rung {
         number: 8,
-        name: "uct-6%",
-        choose: uct::choose_6_percent,
+        name: "uct-4.5%",
+        choose: uct::choose_4_5_percent,
     },
     Rung {
         number: 9,
-        name: "uct-25%",
-        choose: uct::choose_25_percent,
+        name: "uct-16%",
+        choose: uct::choose_16_percent,
     },
     Rung {
         number: 10,
