@@ -203,3 +203,31 @@ fn log_line(request: &Request, report: &SearchReport, profile: Profile, reused: 
         profile.name()
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use std::time::Instant;
+
+    /// When the endgame solver proves a win, the move is played without a search and the
+    /// tree may be empty; the next call continues that game. Looking for the subtree then
+    /// indexed the empty tree, panicked, and the FFI played a blind fallback move.
+    #[test]
+    fn reuse_after_a_move_played_without_a_search() {
+        let root = Position::new(9, 9, 0, 0).unwrap();
+        let mut next = root.clone();
+        next.play(4);
+        let row = next.landing_row(3);
+        next.play(3);
+        let request = Request {
+            position: next,
+            last_move: Some((row, 3)),
+            entry: Instant::now(),
+        };
+        let last = LastSearch { root, our_col: 4 };
+        let mut tree = Tree::default();
+        assert_eq!(reuse_subtree(&mut tree, Some(last), &request), 0);
+        assert!(tree.is_empty());
+    }
+}

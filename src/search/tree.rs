@@ -157,9 +157,11 @@ impl Tree {
         }
     }
 
-    /// The child of `id` reached by playing `col`, if the tree has it.
+    /// The child of `id` reached by playing `col`, if the tree has it (`None` also when
+    /// `id` is not in the tree, e.g. the tree is empty because the last move was played
+    /// without a search).
     pub fn child_by_col(&self, id: NodeId, col: usize) -> Option<NodeId> {
-        let node = &self.nodes[id as usize];
+        let node = self.nodes.get(id as usize)?;
         (0..NodeId::from(node.child_count))
             .map(|k| node.first_child + k)
             .find(|&c| self.nodes[c as usize].col as usize == col)
