@@ -5,6 +5,7 @@
 //! blocks are the only move, moves that lose on the spot are left out), centre first. The
 //! search is time-boxed: it gives up (returns `None`) at the deadline rather than overrun.
 
+use super::uct::centre_first;
 use crate::position::Position;
 use crate::threats::ThreatPosition;
 use std::collections::HashMap;
@@ -45,7 +46,10 @@ pub fn solve_root(root: &Position, deadline: Instant) -> Option<(RootValues, u64
         table: HashMap::with_capacity(1 << 16),
         nodes: 0,
         deadline,
-        order: centre_first(root.cols()),
+        order: centre_first(root.cols())
+            .into_iter()
+            .map(usize::from)
+            .collect(),
     };
     let tp = ThreatPosition::new(root.clone());
     let mut values = vec![None; root.cols()];
@@ -124,134 +128,24 @@ impl Solver {
     }
 }
 
-fn centre_first(cols: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..cols).collect();
-    order.sort_by_key(|&c| (2 * c as i32 - (cols as i32 - 1)).abs());
-    order
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
+    use std::ops::RangeInclusive;
     use std::time::Duration;
 
     /// Plain minimax over every legal move, no pruning, no table: obviously correct, slow.
     fn minimax(pos: &Position) -> i8 {
-        let mut best = -1;
-        for col in 0..pos.cols() {
-            if !pos.can_play(col) {
-                continue;
-            }
-            let mut child = pos.clone();
-            let value = if child.play(col) {
-                1
-            } else if child.empty_cells() == 0 {
-                0
-            } else {
-                -minimax(&child)
-            };
-            best = best.max(value);
-        }
-        best
+        (0..pos.cols())
+            .filter(|&c| pos.can_play(c))
+            .map(|c| value_after(pos, c, minimax))
+            .max()
+            .unwrap_or(0)
     }
 
-    #[test]
-    fn agrees_with_plain_minimax_on_small_endgames() {
-        let mut rng = SmallRng::seed_from_u64(99);
-        let mut checked = 0;
-        while checked < 60 {
-            let (rows, cols) = (rng.random_range(4..=6), rng.random_range(4..=5));
-            let mut pos = Position::new(
-                rows,
-                cols,
-                rng.random_range(0..rows),
-                rng.random_range(0..cols),
-            )
-            .unwrap();
-            // Random opening down to at most 9 empty cells, then solve exactly both ways.
-            let mut over = false;
-            while pos.empty_cells() > 9 {
-                let open: Vec<usize> = (0..cols).filter(|&c| pos.can_play(c)).collect();
-                if pos.play(open[rng.random_range(0..open.len())]) {
-                    over = true;
-                    break;
-                }
-            }
-            if over || pos.empty_cells() == 0 {
-                continue;
-            }
-            let deadline = Instant::now() + Duration::from_secs(30);
-            let (values, _) = solve_root(&pos, deadline).unwrap();
-            let best = values.iter().flatten().copied().max().unwrap();
-            assert_eq!(best, minimax(&pos), "{pos:?}");
-            for (col, value) in values.iter().enumerate() {
-                if let Some(v) = *value {
-                    let mut child = pos.clone();
-                    let exact = if child.play(col) {
-                        1
-                    } else if child.empty_cells() == 0 {
-                        0
-                    } else {
-                        -minimax(&child)
-                    };
-                    // Losing-on-the-spot moves are pruned inside, but root values are exact.
-                    assert_eq!(v, exact, "col {col}\n{pos:?}");
-                }
-            }
-            checked += 1;
-        }
-    }
-
-    #[test]
-    fn agrees_with_plain_minimax_on_course_sized_boards() {
-        // Wide lines and diagonals (9..12 x 9..12) with up to 6 empty cells left (8 took
-        // minutes for the plain minimax).
-        let mut rng = SmallRng::seed_from_u64(2027);
-        let mut checked = 0;
-        while checked < 30 {
-            let (rows, cols) = (rng.random_range(9..=12), rng.random_range(9..=12));
-            let mut pos = Position::new(
-                rows,
-                cols,
-                rng.random_range(0..rows),
-                rng.random_range(0..cols),
-            )
-            .unwrap();
-            let mut over = false;
-            // Random moves that do not win, so the board fills instead of the game ending.
-            while pos.empty_cells() > 6 {
-                let quiet: Vec<usize> = (0..cols)
-                    .filter(|&c| pos.can_play(c) && !pos.is_winning_move(c))
-                    .collect();
-                if quiet.is_empty() || pos.play(quiet[rng.random_range(0..quiet.len())]) {
-                    over = true;
-                    break;
-                }
-            }
-            if over || pos.empty_cells() == 0 {
-                continue;
-            }
-            let (values, _) = solve_root(&pos, Instant::now() + Duration::from_secs(60)).unwrap();
-            for (col, value) in values.iter().enumerate() {
-                if let Some(v) = *value {
-                    let mut child = pos.clone();
-                    let exact = if child.play(col) {
-                        1
-                    } else if child.empty_cells() == 0 {
-                        0
-                    } else {
-                        -minimax(&child)
-                    };
-                    assert_eq!(v, exact, "col {col}\n{pos:?}");
-                }
-            }
-            checked += 1;
-        }
-    }
-
-    /// Alpha-beta with the same tactical move generation but no table: exact at the root.
+    /// Alpha-beta with the same tactical move generation as the solver but no table.
     fn plain_alphabeta(tp: &ThreatPosition, mut alpha: i8, beta: i8) -> i8 {
         let t = tp.tactics();
         if t.wins != 0 {
@@ -262,10 +156,7 @@ mod tests {
             return -1;
         }
         let mut best = -1;
-        for col in 0..tp.position().cols() {
-            if candidates & (1 << col) == 0 {
-                continue;
-            }
+        for col in (0..tp.position().cols()).filter(|c| candidates & (1 << c) != 0) {
             let mut child = tp.clone();
             let v = if child.play(col) {
                 1
@@ -283,49 +174,104 @@ mod tests {
         best
     }
 
-    #[test]
-    fn the_table_changes_no_root_value() {
-        let mut rng = SmallRng::seed_from_u64(4242);
+    /// The value for the side to move of playing `col`, the rest valued by `rest`.
+    fn value_after(pos: &Position, col: usize, rest: fn(&Position) -> i8) -> i8 {
+        let mut child = pos.clone();
+        if child.play(col) {
+            1
+        } else if child.empty_cells() == 0 {
+            0
+        } else {
+            -rest(&child)
+        }
+    }
+
+    /// A board of the given size range filled by random non-winning moves down to `empty`
+    /// empty cells (so the board fills instead of the game ending), if that works out.
+    fn quiet_endgame(
+        rng: &mut SmallRng,
+        rows: RangeInclusive<usize>,
+        cols: RangeInclusive<usize>,
+        empty: usize,
+    ) -> Option<Position> {
+        let (rows, cols) = (rng.random_range(rows), rng.random_range(cols));
+        let mut pos = Position::new(
+            rows,
+            cols,
+            rng.random_range(0..rows),
+            rng.random_range(0..cols),
+        )
+        .ok()?;
+        while pos.empty_cells() > empty {
+            let quiet: Vec<usize> = (0..cols)
+                .filter(|&c| pos.can_play(c) && !pos.is_winning_move(c))
+                .collect();
+            if quiet.is_empty() || pos.play(quiet[rng.random_range(0..quiet.len())]) {
+                return None;
+            }
+        }
+        (pos.empty_cells() > 0).then_some(pos)
+    }
+
+    /// Checks the solver's root values on `count` quiet endgames against `exact`.
+    fn check_root_values(
+        seed: u64,
+        count: usize,
+        make: impl Fn(&mut SmallRng) -> Option<Position>,
+        exact: fn(&Position, usize) -> i8,
+    ) {
+        let mut rng = SmallRng::seed_from_u64(seed);
         let mut checked = 0;
-        while checked < 30 {
-            let (rows, cols) = (rng.random_range(9..=12), rng.random_range(9..=12));
-            let mut pos = Position::new(
-                rows,
-                cols,
-                rng.random_range(0..rows),
-                rng.random_range(0..cols),
-            )
-            .unwrap();
-            let mut over = false;
-            while pos.empty_cells() > 16 {
-                let quiet: Vec<usize> = (0..cols)
-                    .filter(|&c| pos.can_play(c) && !pos.is_winning_move(c))
-                    .collect();
-                if quiet.is_empty() || pos.play(quiet[rng.random_range(0..quiet.len())]) {
-                    over = true;
-                    break;
-                }
-            }
-            if over {
-                continue;
-            }
+        while checked < count {
+            let Some(pos) = make(&mut rng) else { continue };
             let (values, _) = solve_root(&pos, Instant::now() + Duration::from_secs(60)).unwrap();
-            let tp = ThreatPosition::new(pos.clone());
             for (col, value) in values.iter().enumerate() {
                 if let Some(v) = *value {
-                    let mut child = tp.clone();
-                    let exact = if child.play(col) {
-                        1
-                    } else if child.position().empty_cells() == 0 {
-                        0
-                    } else {
-                        -plain_alphabeta(&child, -1, 1)
-                    };
-                    assert_eq!(v, exact, "col {col}\n{pos:?}");
+                    assert_eq!(v, exact(&pos, col), "col {col}\n{pos:?}");
                 }
             }
             checked += 1;
         }
+    }
+
+    #[test]
+    fn agrees_with_plain_minimax_on_small_endgames() {
+        check_root_values(
+            99,
+            60,
+            |rng| quiet_endgame(rng, 4..=6, 4..=5, 9),
+            |pos, col| value_after(pos, col, minimax),
+        );
+    }
+
+    #[test]
+    fn agrees_with_plain_minimax_on_course_sized_boards() {
+        // Wide lines and diagonals; 6 empty cells keep the plain minimax quick.
+        check_root_values(
+            2027,
+            30,
+            |rng| quiet_endgame(rng, 9..=12, 9..=12, 6),
+            |pos, col| value_after(pos, col, minimax),
+        );
+    }
+
+    #[test]
+    fn the_table_changes_no_root_value() {
+        check_root_values(
+            4242,
+            30,
+            |rng| quiet_endgame(rng, 9..=12, 9..=12, 16),
+            |pos, col| {
+                let mut child = ThreatPosition::new(pos.clone());
+                if child.play(col) {
+                    1
+                } else if child.position().empty_cells() == 0 {
+                    0
+                } else {
+                    -plain_alphabeta(&child, -1, 1)
+                }
+            },
+        );
     }
 
     #[test]

@@ -16,3 +16,50 @@ pub mod tree;
 pub mod uct;
 
 pub use uct::{SearchConfig, SearchLimits, SearchReport, search};
+
+/// Helpers shared by the searches' unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::tree::Tree;
+    use super::{SearchConfig, SearchLimits, SearchReport};
+    use crate::position::Position;
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+    use std::time::{Duration, Instant};
+
+    /// The signature both searches share.
+    pub type SearchFn = fn(
+        &Position,
+        &mut Tree,
+        &SearchConfig,
+        &SearchLimits,
+        &mut SmallRng,
+    ) -> Option<SearchReport>;
+
+    /// Runs `search` for exactly `iterations` iterations with a seeded generator.
+    pub fn run_fixed(search: SearchFn, pos: &Position, iterations: u64, seed: u64) -> SearchReport {
+        let limits = SearchLimits {
+            deadline: Instant::now() + Duration::from_secs(60),
+            max_iterations: Some(iterations),
+            memory_bytes: 64 << 20,
+        };
+        let mut rng = SmallRng::seed_from_u64(seed);
+        search(
+            pos,
+            &mut Tree::default(),
+            &SearchConfig::default(),
+            &limits,
+            &mut rng,
+        )
+        .unwrap()
+    }
+
+    /// The 6x7 board (blocked cell top right) after `moves`, none of which may win.
+    pub fn after(moves: &[usize]) -> Position {
+        let mut pos = Position::new(6, 7, 0, 6).unwrap();
+        for &c in moves {
+            assert!(!pos.play(c));
+        }
+        pos
+    }
+}

@@ -282,27 +282,13 @@ pub(super) fn centre_first(cols: usize) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{self, after};
     use super::*;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
 
     fn run(pos: &Position, iterations: u64) -> SearchReport {
-        let mut tree = Tree::default();
-        let limits = SearchLimits {
-            deadline: Instant::now() + Duration::from_secs(60),
-            max_iterations: Some(iterations),
-            memory_bytes: 64 << 20,
-        };
-        let mut rng = SmallRng::seed_from_u64(1);
-        search(pos, &mut tree, &SearchConfig::default(), &limits, &mut rng).unwrap()
-    }
-
-    fn after(moves: &[usize]) -> Position {
-        let mut pos = Position::new(6, 7, 0, 6).unwrap();
-        for &c in moves {
-            assert!(!pos.play(c));
-        }
-        pos
+        testing::run_fixed(search, pos, iterations, 1)
     }
 
     #[test]
