@@ -169,7 +169,7 @@ fn descend<R: RngCore>(
                 return (playout(scratch, config, rng), depth);
             }
         }
-        let child = select_child(tree, node, config.exploration, tables);
+        let child = select_child::<true>(tree, node, config.exploration, tables);
         let won = scratch.play(tree.node(child).col as usize);
         depth += 1;
         path[depth] = child;

@@ -196,7 +196,7 @@ fn descend<R: RngCore>(
                 return (random_playout(scratch, rng), depth);
             }
         }
-        let child = select_child(tree, node, config.exploration, tables);
+        let child = select_child::<false>(tree, node, config.exploration, tables);
         let mover = scratch.to_move();
         let won = scratch.play(tree.node(child).col as usize);
         depth += 1;
@@ -214,8 +214,10 @@ fn descend<R: RngCore>(
 }
 
 /// UCB1 over the children of `id`; an unvisited child is taken at once (infinite bound).
+/// `SKIP_LOSSES` (the solver) never picks a child proven lost for the mover; plain UCT has
+/// no proofs and skips the check in its hottest loop.
 #[inline]
-pub(super) fn select_child(
+pub(super) fn select_child<const SKIP_LOSSES: bool>(
     tree: &Tree,
     id: NodeId,
     exploration: f32,
@@ -229,7 +231,7 @@ pub(super) fn select_child(
     let mut best_score = f32::NEG_INFINITY;
     for (i, child) in tree.children(id).iter().enumerate() {
         // A proven loss for the mover is never worth a visit (only the solver proves them).
-        if child.kind == NodeKind::Loss {
+        if SKIP_LOSSES && child.kind == NodeKind::Loss {
             continue;
         }
         if child.visits == 0 {
