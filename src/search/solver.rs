@@ -19,7 +19,7 @@ use super::uct::{
     CLOCK_EVERY, MAX_PATH, SearchConfig, SearchLimits, SearchReport, UcbTables, backup,
     centre_first, select_child,
 };
-use crate::position::{MAX_SIZE, Position};
+use crate::position::Position;
 use crate::threats::ThreatPosition;
 use rand::RngCore;
 use std::time::Instant;
@@ -157,15 +157,7 @@ fn descend<R: RngCore>(
                 tree.node_mut(node).kind = NodeKind::Win;
                 return (Outcome::Win(mover), depth);
             }
-            let mut cols = [0u8; MAX_SIZE];
-            let mut len = 0;
-            for &c in order {
-                if candidates & (1 << c) != 0 {
-                    cols[len] = c;
-                    len += 1;
-                }
-            }
-            if !tree.expand(node, &cols[..len]) {
+            if !tree.expand_columns(node, order, candidates) {
                 return (playout(scratch, config, rng), depth);
             }
         }

@@ -3,6 +3,8 @@
 //! A node's children are allocated together, in one contiguous run, the first time the
 //! search walks through it, so choosing among siblings reads one or two cache lines.
 
+use crate::position::MAX_SIZE;
+
 /// Index of a node in the [`Tree`] arena.
 pub type NodeId = u32;
 
@@ -197,6 +199,20 @@ impl Tree {
         let n = &self.nodes[id as usize];
         let start = n.first_child as usize;
         &self.nodes[start..start + n.child_count as usize]
+    }
+
+    /// Gives `id` one child per column of `mask` (bit per column), in the order `order`
+    /// lists them (centre first, so the first visits go to the usually best moves). Returns
+    /// false, changing nothing, when the memory cap leaves no room.
+    #[inline]
+    pub fn expand_columns(&mut self, id: NodeId, order: &[u8], mask: u16) -> bool {
+        let mut cols = [0u8; MAX_SIZE];
+        let mut len = 0;
+        for &c in order.iter().filter(|&&c| mask & (1 << c) != 0) {
+            cols[len] = c;
+            len += 1;
+        }
+        self.expand(id, &cols[..len])
     }
 
     /// Gives `id` one child per column in `cols`, in that order. Returns false, changing

@@ -183,15 +183,7 @@ fn descend<R: RngCore>(
             if n.visits == 0 && node != ROOT {
                 return (random_playout(scratch, rng), depth);
             }
-            let mut cols = [0u8; MAX_SIZE];
-            let mut len = 0;
-            for &c in order {
-                if scratch.can_play(c as usize) {
-                    cols[len] = c;
-                    len += 1;
-                }
-            }
-            if !tree.expand(node, &cols[..len]) {
+            if !tree.expand_columns(node, order, scratch.open_columns()) {
                 // Memory cap reached: keep searching below this node with playouts only.
                 return (random_playout(scratch, rng), depth);
             }
