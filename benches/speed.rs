@@ -10,8 +10,10 @@
 use gravity4::position::Position;
 use gravity4::search::playout::random_playout;
 use gravity4::search::solver::tactical_playout;
+use gravity4::search::transpositions::Transpositions;
 use gravity4::search::tree::Tree;
 use gravity4::search::{SearchConfig, SearchLimits, solver, uct};
+use gravity4::settings::DEFAULT_TABLE_BYTES;
 use gravity4::threats::ThreatPosition;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -51,16 +53,23 @@ fn main() {
         "position", "profile", "UCT iter/s", "playouts/s", "ns/ply"
     );
     for (name, pos) in positions() {
-        for profile in ["classic", "strong"] {
+        // "strong" is the default profile; "strong-tree" is it without the transposition
+        // table, to show what sharing statistics costs per iteration.
+        for profile in ["classic", "strong", "strong-tree"] {
             let limits = SearchLimits {
                 max_iterations: None,
                 ..SearchLimits::for_duration(budget, 256 << 20)
             };
             let config = SearchConfig::default();
             let start = Instant::now();
+            let mut graph = Transpositions::default();
+            if profile == "strong" {
+                graph.prepare(&pos, DEFAULT_TABLE_BYTES);
+            }
+            tree.clear();
             let report = match profile {
                 "classic" => uct::search(&pos, &mut tree, &config, &limits, &mut rng),
-                _ => solver::search(&pos, &mut tree, &config, &limits, &mut rng),
+                _ => solver::search(&pos, &mut tree, &mut graph, &config, &limits, &mut rng),
             }
             .expect("positions have moves");
             let uct_rate = report.iterations as f64 / start.elapsed().as_secs_f64();
@@ -115,7 +124,10 @@ fn fixed_work() {
         };
         let config = SearchConfig::default();
         uct::search(&pos, &mut tree, &config, &limits, &mut rng);
-        solver::search(&pos, &mut tree, &config, &limits, &mut rng);
+        let mut graph = Transpositions::default();
+        graph.prepare(&pos, DEFAULT_TABLE_BYTES);
+        tree.clear();
+        solver::search(&pos, &mut tree, &mut graph, &config, &limits, &mut rng);
         println!(
             "{name}: classic playout plies {classic_plies}, strong playout plies {strong_plies}"
         );

@@ -6,6 +6,9 @@
 //! count:
 //!
 //! - The tree arena's memory, so a call does not page-fault a fresh 100 MB in.
+//! - For the strong profile, the transposition table: its statistics belong to positions,
+//!   not to a game or a side, so they stay valid as long as the board does (a different
+//!   board size or blocked cell empties it).
 //! - For the strong profile, the last search: its root position, the move we chose and the
 //!   tree. If the new position is exactly that root plus our move plus the opponent's reply
 //!   (`lastX, lastY`), the search continues from that grandchild's subtree. Anything else (a
@@ -17,6 +20,7 @@
 
 use crate::ffi::Request;
 use crate::position::Position;
+use crate::search::transpositions::Transpositions;
 use crate::search::tree::NodeKind;
 use crate::search::tree::{ROOT, Tree};
 use crate::search::{SearchConfig, SearchLimits, SearchReport, endgame, solver, uct};
@@ -29,6 +33,8 @@ use std::sync::{Mutex, TryLockError};
 #[derive(Default)]
 struct Session {
     tree: Tree,
+    /// Shared statistics per position (strong profile); kept while the board stays the same.
+    graph: Transpositions,
     last: Option<LastSearch>,
 }
 
@@ -72,15 +78,32 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
             (report, 0)
         }
         Profile::Strong => {
+            let config = SearchConfig {
+                exploration: settings.strong_exploration,
+                ..config
+            };
             let last = last.filter(|_| settings.techniques.reuse);
             let reused = reuse_subtree(tree, last, request);
             let endgame = settings
                 .techniques
                 .endgame
                 .then(|| solve_endgame(request, settings));
+            let mut switched_off = Transpositions::default();
+            let graph = if settings.techniques.transpositions {
+                session
+                    .graph
+                    .prepare(&request.position, settings.table_bytes);
+                &mut session.graph
+            } else {
+                &mut switched_off
+            };
             match endgame.flatten() {
                 Some(Endgame::Win(report)) => (Some(report), reused),
-                Some(Endgame::Excluded(losing)) => {
+                solved => {
+                    let losing = match solved {
+                        Some(Endgame::Excluded(losing)) => losing,
+                        _ => 0,
+                    };
                     let config = SearchConfig {
                         excluded_root_moves: losing,
                         ..config
@@ -89,12 +112,7 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
                     // lost are marked so selection and the final choice skip them.
                     tree.mark_root_losses(losing);
                     let report =
-                        solver::search(&request.position, tree, &config, &limits, &mut rng);
-                    (report, reused)
-                }
-                None => {
-                    let report =
-                        solver::search(&request.position, tree, &config, &limits, &mut rng);
+                        solver::search(&request.position, tree, graph, &config, &limits, &mut rng);
                     (report, reused)
                 }
             }

@@ -9,6 +9,14 @@ pub const DEFAULT_MOVE_MS: u64 = 2000;
 /// Tree memory cap: 256 MiB keeps the whole library far below the online platform's ~1 GB.
 pub const DEFAULT_TREE_BYTES: usize = 256 << 20;
 
+/// The strong profile's UCB1 exploration constant: the course's 0.8 until a measured match
+/// says otherwise (STRENGTH.md).
+pub const STRONG_EXPLORATION: f32 = 0.8;
+
+/// Transposition table size: 2^21 positions of 16 bytes, room for several moves' searches
+/// (a 2 s strong search adds well under a million positions).
+pub const DEFAULT_TABLE_BYTES: usize = 32 << 20;
+
 /// Environment variable overriding the per-move budget in milliseconds.
 pub const ENV_MOVE_MS: &str = "GRAVITY4_MOVE_MS";
 /// Environment variable that turns on one telemetry line per call on stderr when `1`.
@@ -18,8 +26,13 @@ pub const ENV_LOG: &str = "GRAVITY4_LOG";
 pub const ENV_PROFILE: &str = "GRAVITY4_PROFILE";
 
 /// Environment variable switching techniques of the strong profile off, for measuring each
-/// one on its own: a comma list of `tactical-playouts`, `reuse`, `endgame`.
+/// one on its own: a comma list of `tactical-playouts`, `reuse`, `endgame`,
+/// `transpositions`.
 pub const ENV_DISABLE: &str = "GRAVITY4_DISABLE";
+
+/// Environment variable overriding the strong profile's UCB1 exploration constant (a tuning
+/// knob; `classic` always uses the course's 0.8).
+pub const ENV_EXPLORATION: &str = "GRAVITY4_EXPLORATION";
 
 /// Techniques of the strong profile that can be switched off for experiments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +43,8 @@ pub struct Techniques {
     pub reuse: bool,
     /// Exact solver when few cells are left.
     pub endgame: bool,
+    /// Share statistics between move orders reaching the same position.
+    pub transpositions: bool,
 }
 
 impl Techniques {
@@ -38,6 +53,7 @@ impl Techniques {
         tactical_playouts: true,
         reuse: true,
         endgame: true,
+        transpositions: true,
     };
 
     /// Parses a `GRAVITY4_DISABLE` list; unknown names are returned as the error.
@@ -48,6 +64,7 @@ impl Techniques {
                 "tactical-playouts" => t.tactical_playouts = false,
                 "reuse" => t.reuse = false,
                 "endgame" => t.endgame = false,
+                "transpositions" => t.transpositions = false,
                 other => return Err(other.to_string()),
             }
         }
@@ -85,18 +102,22 @@ impl Profile {
 }
 
 /// Settings read from the environment at each call (cheap, and tests can change them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
     /// Wall-clock budget per call, counted from entry into `getPoint`.
     pub budget: Duration,
     /// Bytes of tree nodes the search may allocate.
     pub tree_bytes: usize,
+    /// Bytes of the strong profile's transposition table.
+    pub table_bytes: usize,
     /// Print one `key=value` line per call on stderr.
     pub log: bool,
     /// The search that plays.
     pub profile: Profile,
     /// Techniques of the strong profile in use.
     pub techniques: Techniques,
+    /// The strong profile's UCB1 exploration constant.
+    pub strong_exploration: f32,
 }
 
 impl Settings {
@@ -125,16 +146,30 @@ impl Settings {
             Ok(list) => Techniques::without(&list).unwrap_or_else(|unknown| {
                 eprintln!(
                     "gravity4: ignoring {ENV_DISABLE}={list:?}: unknown {unknown:?} \
-                     (expected tactical-playouts, reuse, endgame)"
+                     (expected tactical-playouts, reuse, endgame, transpositions)"
                 );
                 Techniques::ALL
             }),
             Err(_) => Techniques::ALL,
         };
+        let strong_exploration = match std::env::var(ENV_EXPLORATION) {
+            Ok(text) => match text.trim().parse::<f32>() {
+                Ok(c) if c.is_finite() && c >= 0.0 => c,
+                _ => {
+                    eprintln!(
+                        "gravity4: ignoring {ENV_EXPLORATION}={text:?}: expected a number >= 0"
+                    );
+                    STRONG_EXPLORATION
+                }
+            },
+            Err(_) => STRONG_EXPLORATION,
+        };
         Settings {
             techniques,
+            strong_exploration,
             budget: Duration::from_millis(budget_ms),
             tree_bytes: DEFAULT_TREE_BYTES,
+            table_bytes: DEFAULT_TABLE_BYTES,
             log: std::env::var(ENV_LOG).is_ok_and(|v| v == "1"),
             profile,
         }
@@ -151,7 +186,12 @@ mod tests {
         assert_eq!(Profile::parse("default"), Some(Profile::Strong));
         assert_eq!(Profile::parse("fast"), None);
         let t = Techniques::without("reuse, endgame").unwrap();
-        assert!(t.tactical_playouts && !t.reuse && !t.endgame);
+        assert!(t.tactical_playouts && !t.reuse && !t.endgame && t.transpositions);
+        assert!(
+            !Techniques::without("transpositions")
+                .unwrap()
+                .transpositions
+        );
         assert_eq!(Techniques::without(""), Ok(Techniques::ALL));
         assert_eq!(Techniques::without("reuse,bogus"), Err("bogus".into()));
     }

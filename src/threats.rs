@@ -217,6 +217,14 @@ impl ThreatPosition {
         self.key
     }
 
+    /// The [`Self::key`] of the position after the side to move plays `col` (which must be
+    /// open), without playing it.
+    #[inline(always)]
+    pub fn key_after(&self, col: usize) -> u64 {
+        let side = self.pos.to_move();
+        self.key ^ ZOBRIST[side as usize][self.pos.landing_row(col) * MAX_SIZE + col]
+    }
+
     /// True iff `(row, col)` is a recorded threat of `side` (empty or not).
     pub fn is_threat(&self, side: Side, row: usize, col: usize) -> bool {
         col < MAX_SIZE && self.cells[side as usize][col] & (1 << row) != 0

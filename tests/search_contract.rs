@@ -8,6 +8,7 @@
 //! fallback move instead of a searched one (seen in the end-to-end games at 15 ms).
 
 use gravity4::position::Position;
+use gravity4::search::transpositions::Transpositions;
 use gravity4::search::tree::Tree;
 use gravity4::search::{SearchConfig, SearchLimits, solver, uct};
 use rand::SeedableRng;
@@ -46,6 +47,7 @@ fn solver_search_answers_even_past_its_deadline() {
     let report = solver::search(
         &root,
         &mut Tree::default(),
+        &mut graph_for(&root),
         &SearchConfig::default(),
         &expired(),
         &mut rng,
@@ -71,6 +73,21 @@ fn searches_with_time_left_answer() {
         deadline: Instant::now() + Duration::from_millis(20),
         ..expired()
     };
-    let b = solver::search(&root, &mut Tree::default(), &config, &limits, &mut rng);
+    let mut graph = graph_for(&root);
+    let b = solver::search(
+        &root,
+        &mut Tree::default(),
+        &mut graph,
+        &config,
+        &limits,
+        &mut rng,
+    );
     assert!(root.can_play(b.expect("solver answers").col));
+}
+
+/// A small transposition table ready for `root`'s board, as the strong profile uses one.
+fn graph_for(root: &Position) -> Transpositions {
+    let mut graph = Transpositions::default();
+    graph.prepare(root, 1 << 20);
+    graph
 }

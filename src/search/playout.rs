@@ -12,6 +12,18 @@ pub enum Outcome {
     Tie,
 }
 
+impl Outcome {
+    /// The result for `side` in half points: win 2, tie 1, loss 0 (integers add exactly).
+    #[inline(always)]
+    pub fn half_points_for(self, side: Side) -> u32 {
+        match self {
+            Outcome::Win(winner) if winner == side => 2,
+            Outcome::Win(_) => 0,
+            Outcome::Tie => 1,
+        }
+    }
+}
+
 /// Plays uniformly random legal moves on `pos` until someone wins or the board is full.
 ///
 /// The open columns live in a small array that shrinks as columns fill, so every ply is one

@@ -10,16 +10,20 @@
 //!   any child wins for the opponent; decided when all children are). Selection skips proven
 //!   losses, and a proven node is backed up without a playout.
 //! - Playouts win when they can, block when they must and avoid losing on the spot.
+//! - Transpositions: given a prepared [`Transpositions`] table, a move is judged by the mean
+//!   of every iteration through the position it leads to, by any move order; the tree's own
+//!   counts still drive exploration (Monte-Carlo graph search).
 //! - Time: the search stops when the root is proven, when the root has one candidate, or
 //!   when the most visited move can no longer be overtaken before the deadline.
 
 use super::playout::{Outcome, random_playout};
+use super::transpositions::{Transpositions, position_key};
 use super::tree::{NodeId, NodeKind, ROOT, Tree};
 use super::uct::{
     CLOCK_EVERY, MAX_PATH, SearchConfig, SearchLimits, SearchReport, UcbTables, backup,
     centre_first, select_child,
 };
-use crate::position::Position;
+use crate::position::{Position, Side};
 use crate::threats::ThreatPosition;
 use rand::RngCore;
 use std::time::Instant;
@@ -27,10 +31,13 @@ use std::time::Instant;
 /// Runs the solver search from `root`. Returns `None` only when `root` has no legal move.
 ///
 /// `tree` is either empty or holds a subtree kept from an earlier search whose root is
-/// exactly `root` (see [`Tree::reroot`]); the search continues from it.
+/// exactly `root` (see [`Tree::reroot`]); the search continues from it. `graph` shares
+/// statistics between transpositions when it has been prepared for `root`'s board
+/// ([`Transpositions::prepare`]); an empty table leaves the search a plain tree search.
 pub fn search<R: RngCore>(
     root: &Position,
     tree: &mut Tree,
+    graph: &mut Transpositions,
     config: &SearchConfig,
     limits: &SearchLimits,
     rng: &mut R,
@@ -44,6 +51,8 @@ pub fn search<R: RngCore>(
     let tables = UcbTables::new();
     let mut scratch = root_tp.clone();
     let mut path = [ROOT; MAX_PATH];
+    let mut keys = [0u64; MAX_PATH];
+    let graph_on = !graph.is_unprepared();
     let mut iterations = 0u64;
     let start = Instant::now();
     loop {
@@ -63,8 +72,35 @@ pub fn search<R: RngCore>(
         }
         iterations += 1;
         scratch.clone_from(&root_tp);
-        let (outcome, depth) = descend(tree, &mut scratch, &mut path, &order, config, &tables, rng);
+        let (outcome, depth) = if graph_on {
+            descend::<true, R>(
+                tree,
+                graph,
+                &mut scratch,
+                &mut path,
+                &mut keys,
+                &order,
+                config,
+                &tables,
+                rng,
+            )
+        } else {
+            descend::<false, R>(
+                tree,
+                graph,
+                &mut scratch,
+                &mut path,
+                &mut keys,
+                &order,
+                config,
+                &tables,
+                rng,
+            )
+        };
         backup(tree, &path[..=depth], root.to_move(), outcome);
+        if graph_on {
+            backup_positions(graph, &keys[..=depth], root.to_move(), outcome);
+        }
         prove_upwards(tree, &path[..=depth]);
     }
     choose(tree).map(|(col, winrate)| SearchReport {
@@ -110,11 +146,16 @@ fn decided(
 
 /// Walks to a new leaf, a proven node or the end of the game, expanding with tactics; then
 /// finishes with a tactical playout. Returns the outcome and the depth reached on `path`.
+/// With `GRAPH`, children are judged by their positions' shared means and `keys` receives
+/// the key of each position on the path.
+#[allow(clippy::too_many_arguments)] // the search's working set, passed rather than bundled
 #[inline]
-fn descend<R: RngCore>(
+fn descend<const GRAPH: bool, R: RngCore>(
     tree: &mut Tree,
+    graph: &Transpositions,
     scratch: &mut ThreatPosition,
     path: &mut [NodeId; MAX_PATH],
+    keys: &mut [u64; MAX_PATH],
     order: &[u8],
     config: &SearchConfig,
     tables: &UcbTables,
@@ -122,6 +163,9 @@ fn descend<R: RngCore>(
 ) -> (Outcome, usize) {
     let mut node = ROOT;
     let mut depth = 0;
+    if GRAPH {
+        keys[0] = position_key(scratch.key(), scratch.position().to_move());
+    }
     loop {
         let n = *tree.node(node);
         // The side that moved into `node`: the opposite of the side to move in `scratch`.
@@ -161,10 +205,17 @@ fn descend<R: RngCore>(
                 return (playout(scratch, config, rng), depth);
             }
         }
-        let child = select_child::<true>(tree, node, config.exploration, tables);
+        let child = if GRAPH {
+            select_in_graph(tree, node, graph, scratch, config.exploration, tables)
+        } else {
+            select_child::<true>(tree, node, config.exploration, tables)
+        };
         let won = scratch.play(tree.node(child).col as usize);
         depth += 1;
         path[depth] = child;
+        if GRAPH {
+            keys[depth] = position_key(scratch.key(), scratch.position().to_move());
+        }
         node = child;
         if won {
             tree.node_mut(child).kind = NodeKind::Win;
@@ -174,6 +225,57 @@ fn descend<R: RngCore>(
             tree.node_mut(child).kind = NodeKind::Tie;
             return (Outcome::Tie, depth);
         }
+    }
+}
+
+/// UCB1 over the children of `id` as in [`select_child`], but each child's mean is that of
+/// its position in `graph` (every path's iterations) when the table holds at least the
+/// child's own visits; exploration still counts the visits through this edge.
+#[inline]
+fn select_in_graph(
+    tree: &Tree,
+    id: NodeId,
+    graph: &Transpositions,
+    at: &ThreatPosition,
+    exploration: f32,
+    tables: &UcbTables,
+) -> NodeId {
+    let parent = tree.node(id);
+    let first = parent.first_child;
+    let scale = exploration * (2.0 * tables.ln(parent.visits.max(1))).sqrt();
+    let child_to_move = at.position().to_move().other();
+    let mut best = first;
+    let mut best_score = f32::NEG_INFINITY;
+    for (i, child) in tree.children(id).iter().enumerate() {
+        if child.kind == NodeKind::Loss {
+            continue;
+        }
+        if child.visits == 0 {
+            return first + i as NodeId;
+        }
+        let key = position_key(at.key_after(child.col as usize), child_to_move);
+        let (visits, half_points) = match graph.get(key) {
+            Some((visits, half_points)) if visits >= child.visits => (visits, half_points),
+            _ => (child.visits, child.half_points),
+        };
+        let inv_sqrt = tables.inv_and_inv_sqrt(child.visits).1;
+        let score = half_points as f32 * 0.5 * tables.inv_and_inv_sqrt(visits).0 + scale * inv_sqrt;
+        if score > best_score {
+            best_score = score;
+            best = first + i as NodeId;
+        }
+    }
+    best
+}
+
+/// Adds the outcome to the shared statistics of every position on the path, each from the
+/// view of the side that moved into it (as [`backup`] does for the tree).
+#[inline]
+fn backup_positions(graph: &mut Transpositions, keys: &[u64], root_mover: Side, outcome: Outcome) {
+    let mut mover = root_mover.other();
+    for &key in keys {
+        graph.add(key, outcome.half_points_for(mover));
+        mover = mover.other();
     }
 }
 
@@ -310,8 +412,81 @@ mod tests {
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
 
+    /// The search as the strong profile runs it: with a transposition table.
     fn run(pos: &Position, iterations: u64) -> SearchReport {
-        testing::run_fixed(search, pos, iterations, 5)
+        testing::run_fixed(
+            |pos, tree, config, limits, rng| {
+                search(pos, tree, &mut graph_for(pos), config, limits, rng)
+            },
+            pos,
+            iterations,
+            5,
+        )
+    }
+
+    fn graph_for(pos: &Position) -> Transpositions {
+        let mut graph = Transpositions::default();
+        graph.prepare(pos, 1 << 20);
+        graph
+    }
+
+    /// The tree node reached from the root by `cols`.
+    fn node_after(tree: &Tree, cols: &[usize]) -> NodeId {
+        cols.iter().fold(ROOT, |id, &c| {
+            tree.child_by_col(id, c).expect("the search reached it")
+        })
+    }
+
+    #[test]
+    fn move_orders_reaching_one_position_share_its_statistics() {
+        let root = after(&[]);
+        let mut tree = Tree::default();
+        let mut graph = graph_for(&root);
+        let limits = SearchLimits {
+            max_iterations: Some(20_000),
+            ..SearchLimits::for_duration(std::time::Duration::from_secs(60), 16 << 20)
+        };
+        let config = SearchConfig::default();
+        let mut rng = SmallRng::seed_from_u64(3);
+        search(&root, &mut tree, &mut graph, &config, &limits, &mut rng).unwrap();
+        // Us at columns 2 and 4, Them at 3: two move orders, one position.
+        let one = *tree.node(node_after(&tree, &[2, 3, 4]));
+        let other = *tree.node(node_after(&tree, &[4, 3, 2]));
+        assert!(one.visits > 0 && other.visits > 0);
+        let mut pos = ThreatPosition::new(root);
+        for c in [2, 3, 4] {
+            pos.play(c);
+        }
+        let key = position_key(pos.key(), pos.position().to_move());
+        assert_eq!(
+            graph.get(key),
+            Some((
+                one.visits + other.visits,
+                one.half_points + other.half_points
+            ))
+        );
+    }
+
+    #[test]
+    fn an_unprepared_table_leaves_it_a_tree_search() {
+        let root = after(&[3, 3]);
+        let mut graph = Transpositions::default();
+        let limits = SearchLimits {
+            max_iterations: Some(2_000),
+            ..SearchLimits::for_duration(std::time::Duration::from_secs(60), 16 << 20)
+        };
+        let mut rng = SmallRng::seed_from_u64(3);
+        let config = SearchConfig::default();
+        search(
+            &root,
+            &mut Tree::default(),
+            &mut graph,
+            &config,
+            &limits,
+            &mut rng,
+        )
+        .unwrap();
+        assert!(graph.is_unprepared());
     }
 
     #[test]

@@ -40,7 +40,7 @@ impl UcbTables {
     }
 
     #[inline(always)]
-    fn inv_and_inv_sqrt(&self, n: u32) -> (f32, f32) {
+    pub(super) fn inv_and_inv_sqrt(&self, n: u32) -> (f32, f32) {
         match (self.inv.get(n as usize), self.inv_sqrt.get(n as usize)) {
             (Some(&inv), Some(&inv_sqrt)) => (inv, inv_sqrt),
             _ => {
@@ -51,7 +51,7 @@ impl UcbTables {
     }
 
     #[inline(always)]
-    fn ln(&self, n: u32) -> f32 {
+    pub(super) fn ln(&self, n: u32) -> f32 {
         match self.ln.get(n as usize) {
             Some(&ln) => ln,
             None => (n as f32).ln(),
@@ -248,11 +248,7 @@ pub(super) fn backup(tree: &mut Tree, path: &[NodeId], root_mover: Side, outcome
     for &id in path {
         let node = tree.node_mut(id);
         node.visits += 1;
-        node.half_points += match outcome {
-            Outcome::Win(winner) if winner == mover => 2,
-            Outcome::Win(_) => 0,
-            Outcome::Tie => 1,
-        };
+        node.half_points += outcome.half_points_for(mover);
         mover = mover.other();
     }
 }

@@ -1,0 +1,217 @@
+//! Statistics per *position*, shared by every move order that reaches it.
+//!
+//! The tree keeps one node per move sequence, so on Connect-4, where about a dozen orders
+//! reach the same position a few plies down, each order learns the position's value alone.
+//! This table adds the other half of Monte-Carlo graph search (Czech, Korus and Kersting,
+//! 2021): the tree's node counts stay *edge* visits, which drive exploration, while the mean
+//! a move is judged by comes from every iteration that passed through the position it leads
+//! to, whichever path it came by.
+//!
+//! It is a fixed-size hash table of 16-byte entries in buckets of four (one cache line).
+//! A bucket that is full evicts its least visited entry; a lookup that misses falls back on
+//! the tree node's own statistics, so an eviction costs information, never correctness.
+
+use crate::position::{Position, Side};
+
+/// Entries per bucket: four 16-byte entries fill one 64-byte cache line.
+const BUCKET: usize = 4;
+
+/// Extra key bits for the side to move: the same stones can be reached with either side to
+/// move when games differ in who starts, and the statistics belong to the player who moved.
+const US_TO_MOVE: u64 = 0x5851_F42D_4C95_7F2D;
+
+/// One position's statistics, from the view of the player who moved into it.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct Entry {
+    /// The position's key; 0 marks a free slot.
+    key: u64,
+    /// Iterations that passed through the position, by any path.
+    visits: u32,
+    /// Their results in half points (win 2, tie 1, loss 0), as in the tree's nodes.
+    half_points: u32,
+}
+
+/// The board a table's keys belong to: keys hash stones only, so a table never mixes boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Geometry {
+    rows: usize,
+    cols: usize,
+    blocked: (usize, usize),
+}
+
+impl Geometry {
+    fn of(pos: &Position) -> Geometry {
+        Geometry {
+            rows: pos.rows(),
+            cols: pos.cols(),
+            blocked: pos.blocked(),
+        }
+    }
+}
+
+/// The shared statistics; see the module docs.
+#[derive(Debug, Default)]
+pub struct Transpositions {
+    entries: Vec<Entry>,
+    geometry: Option<Geometry>,
+}
+
+/// Folds the side to move into a stones-only key (never 0, which marks a free slot).
+#[inline(always)]
+pub fn position_key(stones_key: u64, to_move: Side) -> u64 {
+    let key = match to_move {
+        Side::Us => stones_key ^ US_TO_MOVE,
+        Side::Them => stones_key,
+    };
+    key.max(1)
+}
+
+impl Transpositions {
+    /// Makes the table ready for a search from `root` within `max_bytes`: allocates it on
+    /// first use, and empties it when the board differs from the last search's. Statistics
+    /// of the same board are kept: they stay true of their positions from game to game.
+    pub fn prepare(&mut self, root: &Position, max_bytes: usize) {
+        let geometry = Geometry::of(root);
+        let len = (max_bytes / std::mem::size_of::<Entry>()).max(BUCKET);
+        let len = 1 << (usize::BITS - 1 - len.leading_zeros()); // a power of two, rounded down
+        if self.entries.len() != len || self.geometry != Some(geometry) {
+            // A fresh zeroed allocation: the pages arrive as they are touched.
+            self.entries = vec![Entry::default(); len];
+            self.geometry = Some(geometry);
+        }
+    }
+
+    /// First slot of the bucket holding `key`.
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> usize {
+        // The low bits of a Zobrist key are as random as the high ones.
+        (key as usize) & (self.entries.len() - 1) & !(BUCKET - 1)
+    }
+
+    /// The statistics of the position with `key` (see [`position_key`]): `(visits,
+    /// half_points)` for the player who moved into it, if the table holds them.
+    #[inline(always)]
+    pub fn get(&self, key: u64) -> Option<(u32, u32)> {
+        if self.entries.is_empty() {
+            return None;
+        }
+        let start = self.bucket(key);
+        self.entries[start..start + BUCKET]
+            .iter()
+            .find(|e| e.key == key)
+            .map(|e| (e.visits, e.half_points))
+    }
+
+    /// Adds one result, in half points for the player who moved into the position, to the
+    /// position with `key`, making room for it if it is new.
+    #[inline]
+    pub fn add(&mut self, key: u64, half_points: u32) {
+        if self.entries.is_empty() {
+            return;
+        }
+        let start = self.bucket(key);
+        let bucket = &mut self.entries[start..start + BUCKET];
+        let slot = match bucket.iter().position(|e| e.key == key) {
+            Some(i) => i,
+            None => {
+                let i = (0..BUCKET)
+                    .min_by_key(|&i| {
+                        if bucket[i].key == 0 {
+                            0
+                        } else {
+                            bucket[i].visits + 1
+                        }
+                    })
+                    .unwrap_or(0);
+                bucket[i] = Entry {
+                    key,
+                    visits: 0,
+                    half_points: 0,
+                };
+                i
+            }
+        };
+        bucket[slot].visits += 1;
+        bucket[slot].half_points += half_points;
+    }
+
+    /// True until [`Self::prepare`] allocates the table: searches given an unprepared table
+    /// skip it (the `transpositions` technique switched off).
+    #[inline]
+    pub fn is_unprepared(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Positions held (a full scan: for tests and telemetry, not the search).
+    pub fn len(&self) -> usize {
+        self.entries.iter().filter(|e| e.key != 0).count()
+    }
+
+    /// True iff no position is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board() -> Position {
+        Position::new(6, 7, 0, 6).unwrap()
+    }
+
+    #[test]
+    fn entries_are_a_quarter_of_a_cache_line() {
+        assert_eq!(std::mem::size_of::<Entry>(), 16);
+    }
+
+    #[test]
+    fn adds_and_reads_back_per_position() {
+        let mut table = Transpositions::default();
+        table.prepare(&board(), 1 << 12);
+        assert_eq!(table.get(42), None);
+        table.add(42, 2);
+        table.add(42, 1);
+        table.add(43, 0);
+        assert_eq!(table.get(42), Some((2, 3)));
+        assert_eq!(table.get(43), Some((1, 0)));
+        assert_eq!(table.len(), 2);
+    }
+
+    #[test]
+    fn a_full_bucket_evicts_its_least_visited_entry() {
+        let mut table = Transpositions::default();
+        table.prepare(&board(), 1 << 12);
+        let slots = table.entries.len() as u64;
+        // Five keys with the same bucket; key k gets k + 1 visits.
+        let keys: Vec<u64> = (1..=5).map(|k| k * slots).collect();
+        for (k, &key) in keys[..4].iter().enumerate() {
+            for _ in 0..=k {
+                table.add(key, 2);
+            }
+        }
+        table.add(keys[4], 1);
+        assert_eq!(table.get(keys[0]), None, "the least visited goes");
+        assert_eq!(table.get(keys[1]), Some((2, 4)));
+        assert_eq!(table.get(keys[4]), Some((1, 1)));
+    }
+
+    #[test]
+    fn a_new_board_empties_the_table_and_the_same_board_keeps_it() {
+        let mut table = Transpositions::default();
+        table.prepare(&board(), 1 << 12);
+        table.add(7, 2);
+        table.prepare(&board(), 1 << 12);
+        assert_eq!(table.get(7), Some((1, 2)));
+        table.prepare(&Position::new(6, 7, 1, 6).unwrap(), 1 << 12);
+        assert_eq!(table.get(7), None);
+    }
+
+    #[test]
+    fn the_side_to_move_is_part_of_the_key() {
+        assert_ne!(position_key(5, Side::Us), position_key(5, Side::Them));
+        assert_ne!(position_key(0, Side::Them), 0, "0 marks a free slot");
+    }
+}
