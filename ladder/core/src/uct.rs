@@ -1,13 +1,16 @@
 //! Rungs 8 to 10: the `gravity4` library's own search at growing shares of its budget.
 //!
 //! They call [`gravity4::session::choose`], the very code path the library's `getPoint` uses,
-//! with the per-move budget scaled down. So the ladder follows the library: if it gains a
-//! stronger configuration, rung 10 plays it, and `GRAVITY4_MOVE_MS` scales every UCT rung.
+//! with the per-move budget scaled down and the search pinned to the strong profile as it
+//! was when the ladder was measured ([`LADDER_SEARCH`]): a yardstick that moved whenever the
+//! library improved could never show the improvement, and the default profile is expected
+//! to beat rung 10. `GRAVITY4_MOVE_MS` still scales every UCT rung; the other `GRAVITY4_*`
+//! search switches do not reach them.
 
 use crate::{fresh_rng, greedy};
 use gravity4::ffi::Request;
 use gravity4::session;
-use gravity4::settings::Settings;
+use gravity4::settings::{Profile, Settings, Techniques};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
@@ -25,11 +28,28 @@ pub fn choose_with_share(request: &Request, permille: u32) -> usize {
     choose_with_settings(request, &share(&Settings::from_env(), permille))
 }
 
-/// `settings` with `permille`/1000 of its budget (at least [`MIN_BUDGET`]).
+/// The search the UCT rungs play, fixed: the strong profile with the exploration constant
+/// and techniques it had when the ladder was measured (UCB1 c = 0.8; proofs, tactics, tree
+/// reuse and the endgame solver; no transposition table).
+pub const LADDER_SEARCH: (Profile, f32, Techniques) = (
+    Profile::Strong,
+    0.8,
+    Techniques {
+        transpositions: false,
+        ..Techniques::ALL
+    },
+);
+
+/// `settings` with `permille`/1000 of its budget (at least [`MIN_BUDGET`]) and the search
+/// pinned to [`LADDER_SEARCH`].
 pub fn share(settings: &Settings, permille: u32) -> Settings {
     let budget = (settings.budget * permille / 1000).max(MIN_BUDGET);
+    let (profile, strong_exploration, techniques) = LADDER_SEARCH;
     Settings {
         budget,
+        profile,
+        strong_exploration,
+        techniques,
         ..*settings
     }
 }
@@ -56,7 +76,29 @@ pub fn choose_16_percent(request: &Request) -> usize {
     choose_with_share(request, 160)
 }
 
-/// Rung 10: the library exactly as it ships (full budget): the strongest we have.
+/// Rung 10: the full budget, with the pinned search of [`LADDER_SEARCH`] (the library's
+/// default before transpositions and the tuned exploration constant).
 pub fn choose_full(request: &Request) -> usize {
     choose_with_share(request, 1000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_scale_the_budget_and_pin_the_search() {
+        let mut settings = Settings::from_env();
+        settings.budget = Duration::from_millis(2000);
+        settings.profile = Profile::Classic;
+        settings.strong_exploration = 3.0;
+        settings.techniques = Techniques::without("reuse,endgame").unwrap();
+        let rung = share(&settings, 160);
+        assert_eq!(rung.budget, Duration::from_millis(320));
+        assert_eq!(rung.profile, Profile::Strong);
+        assert_eq!(rung.strong_exploration, 0.8);
+        assert!(rung.techniques.reuse && rung.techniques.endgame);
+        assert!(!rung.techniques.transpositions);
+        assert_eq!(share(&settings, 0).budget, MIN_BUDGET);
+    }
 }
