@@ -205,11 +205,27 @@ fn descend<const GRAPH: bool, R: RngCore>(
                 return (playout(scratch, config, rng), depth);
             }
         }
-        let child = if GRAPH {
+        let (child, known) = if GRAPH {
             select_in_graph(tree, node, graph, scratch, config.exploration, tables)
         } else {
-            select_child::<true>(tree, node, config.exploration, tables)
+            (select_child::<true>(tree, node, config.exploration, tables), None)
         };
+        if let Some((visits, half_points)) = known {
+            // The position behind this edge has been searched more, by other move orders,
+            // than through this edge: back its mean up instead of searching it again (MCGS).
+            // The key stays out of the shared backup, so the edge catches up with the node.
+            depth += 1;
+            path[depth] = child;
+            keys[depth] = 0;
+            let p_win = f64::from(half_points) / (2.0 * f64::from(visits));
+            let mover_into_child = scratch.position().to_move();
+            let outcome = if f64::from(rng.next_u32()) < p_win * 4_294_967_296.0 {
+                Outcome::Win(mover_into_child)
+            } else {
+                Outcome::Win(mover_into_child.other())
+            };
+            return (outcome, depth);
+        }
         let won = scratch.play(tree.node(child).col as usize);
         depth += 1;
         path[depth] = child;
@@ -230,7 +246,9 @@ fn descend<const GRAPH: bool, R: RngCore>(
 
 /// UCB1 over the children of `id` as in [`select_child`], but each child's mean is that of
 /// its position in `graph` (every path's iterations) when the table holds at least the
-/// child's own visits; exploration still counts the visits through this edge.
+/// child's own visits; exploration still counts the visits through this edge. Also returns
+/// the chosen child's shared statistics when they hold more visits than its edge and the
+/// child is unproven: the caller can back them up instead of searching.
 #[inline]
 fn select_in_graph(
     tree: &Tree,
@@ -239,22 +257,23 @@ fn select_in_graph(
     at: &ThreatPosition,
     exploration: f32,
     tables: &UcbTables,
-) -> NodeId {
+) -> (NodeId, Option<(u32, u32)>) {
     let parent = tree.node(id);
     let first = parent.first_child;
     let scale = exploration * (2.0 * tables.ln(parent.visits.max(1))).sqrt();
     let child_to_move = at.position().to_move().other();
-    let mut best = first;
+    let mut best = (first, None);
     let mut best_score = f32::NEG_INFINITY;
     for (i, child) in tree.children(id).iter().enumerate() {
         if child.kind == NodeKind::Loss {
             continue;
         }
-        if child.visits == 0 {
-            return first + i as NodeId;
-        }
         let key = position_key(at.key_after(child.col as usize), child_to_move);
-        let (visits, half_points) = match graph.get(key) {
+        let shared = graph.get(key);
+        if child.visits == 0 {
+            return (first + i as NodeId, shared.filter(|&(n, _)| n > 0));
+        }
+        let (visits, half_points) = match shared {
             Some((visits, half_points)) if visits >= child.visits => (visits, half_points),
             _ => (child.visits, child.half_points),
         };
@@ -262,19 +281,25 @@ fn select_in_graph(
         let score = half_points as f32 * 0.5 * tables.inv_and_inv_sqrt(visits).0 + scale * inv_sqrt;
         if score > best_score {
             best_score = score;
-            best = first + i as NodeId;
+            best = (first + i as NodeId, shared.filter(|&(n, _)| n > child.visits));
         }
+    }
+    if tree.node(best.0).kind != NodeKind::Open {
+        best.1 = None;
     }
     best
 }
 
 /// Adds the outcome to the shared statistics of every position on the path, each from the
-/// view of the side that moved into it (as [`backup`] does for the tree).
+/// view of the side that moved into it (as [`backup`] does for the tree); a key of 0 (a
+/// position whose mean was backed up in place of a search) is skipped.
 #[inline]
 fn backup_positions(graph: &mut Transpositions, keys: &[u64], root_mover: Side, outcome: Outcome) {
     let mut mover = root_mover.other();
     for &key in keys {
-        graph.add(key, outcome.half_points_for(mover));
+        if key != 0 {
+            graph.add(key, outcome.half_points_for(mover));
+        }
         mover = mover.other();
     }
 }
@@ -458,13 +483,12 @@ mod tests {
             pos.play(c);
         }
         let key = position_key(pos.key(), pos.position().to_move());
-        assert_eq!(
-            graph.get(key),
-            Some((
-                one.visits + other.visits,
-                one.half_points + other.half_points
-            ))
-        );
+        // The table counts every iteration that searched the position, by either order: more
+        // than the lesser order alone. Edges that only backed up the shared mean (an order
+        // that lagged the position) are not searches of it, so it can be less than the sum.
+        let (shared, _) = graph.get(key).expect("both orders searched it");
+        assert!(shared > one.visits.min(other.visits), "{shared} {one:?} {other:?}");
+        assert!(shared <= one.visits + other.visits, "{shared} {one:?} {other:?}");
     }
 
     #[test]
