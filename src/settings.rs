@@ -9,9 +9,10 @@ pub const DEFAULT_MOVE_MS: u64 = 2000;
 /// Tree memory cap: 256 MiB keeps the whole library far below the online platform's ~1 GB.
 pub const DEFAULT_TREE_BYTES: usize = 256 << 20;
 
-/// The strong profile's UCB1 exploration constant: the course's 0.8 until a measured match
-/// says otherwise (STRENGTH.md).
-pub const STRONG_EXPLORATION: f32 = 0.8;
+/// The strong profile's UCB1 exploration constant. With proofs and tactical playouts the
+/// course's 0.8 explores too much: 0.5 beat it by +115 +- 74 Elo (SPRT H1, 200 ms), and 0.3
+/// scored 50-51 against 0.5 (STRENGTH.md, `scripts/strength.sh tune`).
+pub const STRONG_EXPLORATION: f32 = 0.5;
 
 /// Transposition table size: 2^21 positions of 16 bytes, room for several moves' searches
 /// (a 2 s strong search adds well under a million positions).
