@@ -23,7 +23,7 @@ use super::uct::{
     CLOCK_EVERY, MAX_PATH, SearchConfig, SearchLimits, SearchReport, UcbTables, backup,
     centre_first, select_child,
 };
-use crate::position::{Position, Side};
+use crate::position::Position;
 use crate::threats::ThreatPosition;
 use rand::RngCore;
 use std::time::Instant;
@@ -99,7 +99,7 @@ pub fn search<R: RngCore>(
         };
         backup(tree, &path[..=depth], root.to_move(), outcome);
         if graph_on {
-            backup_positions(graph, &keys[..=depth], root.to_move(), outcome);
+            backup_positions(graph, &keys[..=depth], root, outcome);
         }
         prove_upwards(tree, &path[..=depth]);
     }
@@ -208,7 +208,10 @@ fn descend<const GRAPH: bool, R: RngCore>(
         let (child, known) = if GRAPH {
             select_in_graph(tree, node, graph, scratch, config.exploration, tables)
         } else {
-            (select_child::<true>(tree, node, config.exploration, tables), None)
+            (
+                select_child::<true>(tree, node, config.exploration, tables),
+                None,
+            )
         };
         if let Some((visits, half_points)) = known {
             // The position behind this edge has been searched more, by other move orders,
@@ -281,7 +284,10 @@ fn select_in_graph(
         let score = half_points as f32 * 0.5 * tables.inv_and_inv_sqrt(visits).0 + scale * inv_sqrt;
         if score > best_score {
             best_score = score;
-            best = (first + i as NodeId, shared.filter(|&(n, _)| n > child.visits));
+            best = (
+                first + i as NodeId,
+                shared.filter(|&(n, _)| n > child.visits),
+            );
         }
     }
     if tree.node(best.0).kind != NodeKind::Open {
@@ -294,11 +300,11 @@ fn select_in_graph(
 /// view of the side that moved into it (as [`backup`] does for the tree); a key of 0 (a
 /// position whose mean was backed up in place of a search) is skipped.
 #[inline]
-fn backup_positions(graph: &mut Transpositions, keys: &[u64], root_mover: Side, outcome: Outcome) {
-    let mut mover = root_mover.other();
-    for &key in keys {
+fn backup_positions(graph: &mut Transpositions, keys: &[u64], root: &Position, outcome: Outcome) {
+    let mut mover = root.to_move().other();
+    for (&key, ply) in keys.iter().zip(root.ply() as u32..) {
         if key != 0 {
-            graph.add(key, outcome.half_points_for(mover));
+            graph.add(key, ply, outcome.half_points_for(mover));
         }
         mover = mover.other();
     }
@@ -487,8 +493,14 @@ mod tests {
         // than the lesser order alone. Edges that only backed up the shared mean (an order
         // that lagged the position) are not searches of it, so it can be less than the sum.
         let (shared, _) = graph.get(key).expect("both orders searched it");
-        assert!(shared > one.visits.min(other.visits), "{shared} {one:?} {other:?}");
-        assert!(shared <= one.visits + other.visits, "{shared} {one:?} {other:?}");
+        assert!(
+            shared > one.visits.min(other.visits),
+            "{shared} {one:?} {other:?}"
+        );
+        assert!(
+            shared <= one.visits + other.visits,
+            "{shared} {one:?} {other:?}"
+        );
     }
 
     #[test]
