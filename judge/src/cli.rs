@@ -33,7 +33,8 @@ pub enum Command {
     Play(PlayArgs),
     /// Step through a recorded game in the terminal (n/p or arrows, q quits).
     Replay(ReplayArgs),
-    /// Write DIR/report.html again from DIR/summary.json and DIR/games.jsonl.
+    /// Write DIR/report.html again from DIR/summary.json and DIR/games.jsonl (a run that was
+    /// stopped gets its summary.json and table from its complete pairs first).
     Report(ReportArgs),
     /// Internal: the child process that hosts one library.
     #[command(hide = true)]
@@ -119,7 +120,7 @@ pub struct ReplayArgs {
 /// `judge report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// A run directory (with summary.json and games.jsonl).
+    /// A run directory (with run.json and games.jsonl).
     pub dir: PathBuf,
 }
 

@@ -32,6 +32,9 @@ struct RunInfo {
     memory_limit_mb: u64,
     reuse_process: bool,
     judge_version: String,
+    /// The `--sprt` parameters as given (runs written before it was recorded have none).
+    #[serde(default)]
+    sprt: Option<String>,
 }
 
 /// `judge match`.
@@ -40,10 +43,61 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
     run(
         "match",
         vec![args.a, args.b],
-        |_| vec![Pairing { a: 0, b: 1 }],
+        pairings_of_mode("match"),
         &args.common,
         sprt,
     )
+}
+
+/// The pairings a mode plays among `n` entrants.
+fn pairings_of_mode(mode: &str) -> fn(usize) -> Vec<Pairing> {
+    match mode {
+        "round-robin" => schedule::round_robin,
+        "gauntlet" => schedule::gauntlet,
+        _ => |_| vec![Pairing { a: 0, b: 1 }],
+    }
+}
+
+/// `judge report` on a run that was stopped before its end (or whose summary is older than
+/// its game log): builds `summary.json` from `run.json` and the complete pairs of
+/// `games.jsonl`, prints the table, and returns true. Returns false, touching nothing, when
+/// the summary is already up to date.
+pub fn summarize_stopped(dir: &Path) -> Result<bool> {
+    let summary_path = dir.join("summary.json");
+    let log_path = dir.join("games.jsonl");
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    if let (Some(summary), Some(log)) = (modified(&summary_path), modified(&log_path))
+        && summary >= log
+    {
+        return Ok(false);
+    }
+    let path = dir.join("run.json");
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let info: RunInfo =
+        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    let entrants = schedule::entrants(&info.players)?;
+    let pairings = pairings_of_mode(&info.mode)(entrants.len());
+    let sprt = info
+        .sprt
+        .as_deref()
+        .map(|s| crate::stats::parse_sprt(s).map_err(|e| anyhow::anyhow!("run.json sprt: {e}")))
+        .transpose()?;
+    // Only whole pairs: a board played in one colour only would bias the score.
+    let records = game_log::keep_whole_pairs(&log_path)?;
+    let summary = report::summarize(&info.mode, &entrants, &pairings, &records, sprt.as_ref());
+    std::fs::write(
+        &summary_path,
+        serde_json::to_string_pretty(&summary)? + "\n",
+    )
+    .context("writing summary.json")?;
+    print!("{}", report::render(&summary));
+    println!(
+        "\n{} of {} planned games, whole pairs only (the run was stopped)",
+        records.len(),
+        pairings.len() * 2 * info.pairs as usize
+    );
+    Ok(true)
 }
 
 /// `judge round-robin`.
@@ -51,7 +105,7 @@ pub fn run_round_robin(args: RoundRobinArgs) -> Result<()> {
     run(
         "round-robin",
         args.libs,
-        schedule::round_robin,
+        pairings_of_mode("round-robin"),
         &args.common,
         None,
     )
@@ -61,7 +115,13 @@ pub fn run_round_robin(args: RoundRobinArgs) -> Result<()> {
 pub fn run_gauntlet(args: GauntletArgs) -> Result<()> {
     let mut paths = vec![args.lib];
     paths.extend(schedule::expand_pool(&args.vs)?);
-    run("gauntlet", paths, schedule::gauntlet, &args.common, None)
+    run(
+        "gauntlet",
+        paths,
+        pairings_of_mode("gauntlet"),
+        &args.common,
+        None,
+    )
 }
 
 /// Parses `--sprt elo0=.. elo1=.. alpha=.. beta=..` (the tokens may also be one
@@ -94,6 +154,12 @@ fn run(
         memory_limit_mb: common.memory_limit_mb,
         reuse_process: common.reuse_process,
         judge_version: env!("CARGO_PKG_VERSION").to_string(),
+        sprt: sprt.as_ref().map(|p| {
+            format!(
+                "elo0={} elo1={} alpha={} beta={}",
+                p.elo0, p.elo1, p.alpha, p.beta
+            )
+        }),
     };
     std::fs::write(
         dir.join("run.json"),

@@ -319,6 +319,43 @@ fn resume_plays_only_missing_games_and_keeps_pairs_whole() {
 }
 
 #[test]
+fn report_summarizes_a_stopped_run_from_its_whole_pairs() {
+    let run = tempfile::tempdir().unwrap();
+    let dir = run.path().join("stopped");
+    let d = dir.display().to_string();
+    let args = [
+        "match", "--pairs", "3", "--seed", "5", "--quiet", "--out", &d,
+    ];
+    ok(&judge(&args, &[lib("legal"), lib("fast")]));
+    // As if stopped with Ctrl-C after three games: no summary, pair 1 half played.
+    let text = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("\"pair\":0") || l.contains("\"id\":\"0-1-0\""))
+        .collect();
+    std::fs::write(dir.join("games.jsonl"), kept.join("\n") + "\n").unwrap();
+    std::fs::remove_file(dir.join("summary.json")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args(["report", &d])
+        .output()
+        .unwrap();
+    ok(&out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("2 of 6 planned games"), "{stdout}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["games"], 2);
+    assert!(dir.join("report.html").exists());
+    // Up to date now: a second report only writes the page.
+    let again = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args(["report", &d])
+        .output()
+        .unwrap();
+    ok(&again);
+    assert!(!String::from_utf8_lossy(&again.stdout).contains("planned games"));
+}
+
+#[test]
 fn a_library_can_play_itself() {
     let run = tempfile::tempdir().unwrap();
     let dir = run.path().join("s");

@@ -96,8 +96,10 @@ pub fn write(dir: &Path) -> Result<PathBuf> {
     Ok(path)
 }
 
-/// `judge report DIR`: writes the page again and prints its path.
+/// `judge report DIR`: writes the page again and prints its path; for a run that was
+/// stopped before its end, first writes its summary from the game log and prints the table.
 pub fn regenerate(dir: &Path) -> Result<()> {
+    crate::tournament::summarize_stopped(dir)?;
     println!("{}", write(dir)?.display());
     Ok(())
 }
