@@ -4,13 +4,16 @@
 #   scripts/strength.sh chain   each technique against the configuration before it
 #                               (paired boards, GRAVITY4_MOVE_MS=50, SPRT elo0=0 elo1=30,
 #                               at most 200 boards = 400 games)
+#   scripts/strength.sh tune    the strong profile's later steps at GRAVITY4_MOVE_MS=200
+#                               (exploration constant, transposition table), same SPRT
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh ladder  default vs every rung of target/ladder (run
 #                               scripts/build-ladder.sh first) at GRAVITY4_MOVE_MS
 #                               (default 2000)
 #
 # Runs land in runs/strength/<name>/ (games.jsonl, summary.json); the tables print as they
-# finish. Concurrency is the judge's default (the number of cores).
+# finish. CONCURRENCY sets the games played at once (default: the number of cores); two
+# commands can share a 2-core machine with CONCURRENCY=1 each.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -19,13 +22,14 @@ LIB=target/release/libgravity4.so
 JUDGE=target/release/judge
 OUT=runs/strength
 SEED=${STRENGTH_SEED:-2026}
+CONCURRENCY=(${CONCURRENCY:+--concurrency "$CONCURRENCY"})
 
 # A/B match between two configurations of the same library file.
 ab() {
-    local name=$1 a=$2 b=$3 pairs=${4:-200}
+    local name=$1 a=$2 b=$3 pairs=${4:-200} seed=${5:-$SEED}
     rm -rf "$OUT/$name"
-    "$JUDGE" match "$LIB@$a" "$LIB@$b" --pairs "$pairs" --seed "$SEED" --out "$OUT/$name" -q \
-        --sprt elo0=0 elo1=30 alpha=0.05 beta=0.05
+    "$JUDGE" match "$LIB@$a" "$LIB@$b" --pairs "$pairs" --seed "$seed" --out "$OUT/$name" -q \
+        "${CONCURRENCY[@]}" --sprt elo0=0 elo1=30 alpha=0.05 beta=0.05
 }
 
 case "${1:-chain}" in
@@ -38,20 +42,31 @@ chain)
     ab 3-reuse "GRAVITY4_DISABLE=endgame" "GRAVITY4_DISABLE=reuse,endgame"
     ab 4-endgame "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=endgame"
     ;;
+tune)
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+    # The seeds are those of the runs STRENGTH.md reports.
+    ab 5-exploration-0.5 "GRAVITY4_EXPLORATION=0.5,GRAVITY4_DISABLE=transpositions" \
+        "GRAVITY4_EXPLORATION=0.8,GRAVITY4_DISABLE=transpositions" 200 7
+    ab 6-exploration-0.3 "GRAVITY4_EXPLORATION=0.3,GRAVITY4_DISABLE=transpositions" \
+        "GRAVITY4_EXPLORATION=0.5,GRAVITY4_DISABLE=transpositions" 51 13
+    ab 7-transpositions "GRAVITY4_EXPLORATION=0.5,GRAVITY4_ENABLE=transpositions" \
+        "GRAVITY4_EXPLORATION=0.5,GRAVITY4_DISABLE=transpositions" 200 17
+    ;;
 full)
     export GRAVITY4_MOVE_MS=2000
     rm -rf "$OUT/full-default-vs-classic"
     "$JUDGE" match "$LIB@GRAVITY4_PROFILE=strong" "$LIB@GRAVITY4_PROFILE=classic" \
-        --pairs "${FULL_PAIRS:-25}" --seed "$SEED" --out "$OUT/full-default-vs-classic" -q
+        --pairs "${FULL_PAIRS:-25}" --seed "$SEED" --out "$OUT/full-default-vs-classic" -q \
+        "${CONCURRENCY[@]}"
     ;;
 ladder)
     export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
     rm -rf "$OUT/ladder-$GRAVITY4_MOVE_MS"
     "$JUDGE" gauntlet "$LIB" --vs target/ladder --pairs "${LADDER_PAIRS:-2}" --seed "$SEED" \
-        --out "$OUT/ladder-$GRAVITY4_MOVE_MS" -q
+        --out "$OUT/ladder-$GRAVITY4_MOVE_MS" -q "${CONCURRENCY[@]}"
     ;;
 *)
-    echo "usage: $0 chain|full|ladder" >&2
+    echo "usage: $0 chain|tune|full|ladder" >&2
     exit 2
     ;;
 esac

@@ -31,11 +31,15 @@ pub const ENV_PROFILE: &str = "GRAVITY4_PROFILE";
 /// `transpositions`.
 pub const ENV_DISABLE: &str = "GRAVITY4_DISABLE";
 
+/// Environment variable switching on techniques that are off by default (the same names as
+/// [`ENV_DISABLE`]; applied before it).
+pub const ENV_ENABLE: &str = "GRAVITY4_ENABLE";
+
 /// Environment variable overriding the strong profile's UCB1 exploration constant (a tuning
 /// knob; `classic` always uses the course's 0.8).
 pub const ENV_EXPLORATION: &str = "GRAVITY4_EXPLORATION";
 
-/// Techniques of the strong profile that can be switched off for experiments.
+/// Techniques of the strong profile that can be switched on and off for experiments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Techniques {
     /// Playouts that win, block and avoid losing on the spot (else uniformly random).
@@ -49,24 +53,30 @@ pub struct Techniques {
 }
 
 impl Techniques {
-    /// Everything on.
-    pub const ALL: Techniques = Techniques {
+    /// What the strong profile uses unless told otherwise: every technique that measured
+    /// as a gain. The transposition table measured level at 200 ms per move (STRENGTH.md),
+    /// so it stays off: it costs 32 MiB and a third of the iterations for no shown gain.
+    pub const DEFAULT: Techniques = Techniques {
         tactical_playouts: true,
         reuse: true,
         endgame: true,
-        transpositions: true,
+        transpositions: false,
     };
 
-    /// Parses a `GRAVITY4_DISABLE` list; unknown names are returned as the error.
-    pub fn without(list: &str) -> Result<Techniques, String> {
-        let mut t = Techniques::ALL;
-        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            match name {
-                "tactical-playouts" => t.tactical_playouts = false,
-                "reuse" => t.reuse = false,
-                "endgame" => t.endgame = false,
-                "transpositions" => t.transpositions = false,
-                other => return Err(other.to_string()),
+    /// [`Self::DEFAULT`] with the techniques named in the comma lists `enable` switched on,
+    /// then those in `disable` switched off; an unknown name is returned as the error.
+    pub fn parse(enable: &str, disable: &str) -> Result<Techniques, String> {
+        let mut t = Techniques::DEFAULT;
+        for (list, on) in [(enable, true), (disable, false)] {
+            for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                let switch = match name {
+                    "tactical-playouts" => &mut t.tactical_playouts,
+                    "reuse" => &mut t.reuse,
+                    "endgame" => &mut t.endgame,
+                    "transpositions" => &mut t.transpositions,
+                    other => return Err(other.to_string()),
+                };
+                *switch = on;
             }
         }
         Ok(t)
@@ -143,16 +153,15 @@ impl Settings {
             }),
             Err(_) => Profile::Strong,
         };
-        let techniques = match std::env::var(ENV_DISABLE) {
-            Ok(list) => Techniques::without(&list).unwrap_or_else(|unknown| {
-                eprintln!(
-                    "gravity4: ignoring {ENV_DISABLE}={list:?}: unknown {unknown:?} \
-                     (expected tactical-playouts, reuse, endgame, transpositions)"
-                );
-                Techniques::ALL
-            }),
-            Err(_) => Techniques::ALL,
-        };
+        let enable = std::env::var(ENV_ENABLE).unwrap_or_default();
+        let disable = std::env::var(ENV_DISABLE).unwrap_or_default();
+        let techniques = Techniques::parse(&enable, &disable).unwrap_or_else(|unknown| {
+            eprintln!(
+                "gravity4: ignoring {ENV_ENABLE}={enable:?} and {ENV_DISABLE}={disable:?}: \
+                 unknown {unknown:?} (expected tactical-playouts, reuse, endgame, transpositions)"
+            );
+            Techniques::DEFAULT
+        });
         let strong_exploration = match std::env::var(ENV_EXPLORATION) {
             Ok(text) => match text.trim().parse::<f32>() {
                 Ok(c) if c.is_finite() && c >= 0.0 => c,
@@ -186,14 +195,16 @@ mod tests {
         assert_eq!(Profile::parse(" classic"), Some(Profile::Classic));
         assert_eq!(Profile::parse("default"), Some(Profile::Strong));
         assert_eq!(Profile::parse("fast"), None);
-        let t = Techniques::without("reuse, endgame").unwrap();
-        assert!(t.tactical_playouts && !t.reuse && !t.endgame && t.transpositions);
+        let t = Techniques::parse("", "reuse, endgame").unwrap();
+        assert!(t.tactical_playouts && !t.reuse && !t.endgame);
         assert!(
-            !Techniques::without("transpositions")
+            Techniques::parse("transpositions", "")
                 .unwrap()
                 .transpositions
         );
-        assert_eq!(Techniques::without(""), Ok(Techniques::ALL));
-        assert_eq!(Techniques::without("reuse,bogus"), Err("bogus".into()));
+        let off = Techniques::parse("transpositions", "transpositions").unwrap();
+        assert!(!off.transpositions, "disable wins");
+        assert_eq!(Techniques::parse("", ""), Ok(Techniques::DEFAULT));
+        assert_eq!(Techniques::parse("", "reuse,bogus"), Err("bogus".into()));
     }
 }

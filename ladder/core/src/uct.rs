@@ -35,8 +35,10 @@ pub const LADDER_SEARCH: (Profile, f32, Techniques) = (
     Profile::Strong,
     0.8,
     Techniques {
+        tactical_playouts: true,
+        reuse: true,
+        endgame: true,
         transpositions: false,
-        ..Techniques::ALL
     },
 );
 
@@ -92,7 +94,7 @@ mod tests {
         settings.budget = Duration::from_millis(2000);
         settings.profile = Profile::Classic;
         settings.strong_exploration = 3.0;
-        settings.techniques = Techniques::without("reuse,endgame").unwrap();
+        settings.techniques = Techniques::parse("transpositions", "reuse,endgame").unwrap();
         let rung = share(&settings, 160);
         assert_eq!(rung.budget, Duration::from_millis(320));
         assert_eq!(rung.profile, Profile::Strong);
