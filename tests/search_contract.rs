@@ -87,7 +87,5 @@ fn searches_with_time_left_answer() {
 
 /// A small transposition table ready for `root`'s board, as the strong profile uses one.
 fn graph_for(root: &Position) -> Transpositions {
-    let mut graph = Transpositions::default();
-    graph.prepare(root, 1 << 20);
-    graph
+    Transpositions::prepared(root, 1 << 20)
 }

@@ -53,6 +53,12 @@ pub fn search<R: RngCore>(
     let mut path = [ROOT; MAX_PATH];
     let mut keys = [0u64; MAX_PATH];
     let graph_on = !graph.is_unprepared();
+    // One branch per search, not per node: the table's lookups compile out without it.
+    let descend = if graph_on {
+        descend::<true, R>
+    } else {
+        descend::<false, R>
+    };
     let mut iterations = 0u64;
     let start = Instant::now();
     loop {
@@ -72,31 +78,17 @@ pub fn search<R: RngCore>(
         }
         iterations += 1;
         scratch.clone_from(&root_tp);
-        let (outcome, depth) = if graph_on {
-            descend::<true, R>(
-                tree,
-                graph,
-                &mut scratch,
-                &mut path,
-                &mut keys,
-                &order,
-                config,
-                &tables,
-                rng,
-            )
-        } else {
-            descend::<false, R>(
-                tree,
-                graph,
-                &mut scratch,
-                &mut path,
-                &mut keys,
-                &order,
-                config,
-                &tables,
-                rng,
-            )
-        };
+        let (outcome, depth) = descend(
+            tree,
+            graph,
+            &mut scratch,
+            &mut path,
+            &mut keys,
+            &order,
+            config,
+            &tables,
+            rng,
+        );
         backup(tree, &path[..=depth], root.to_move(), outcome);
         if graph_on {
             backup_positions(graph, &keys[..=depth], root, outcome);
@@ -456,9 +448,7 @@ mod tests {
     }
 
     fn graph_for(pos: &Position) -> Transpositions {
-        let mut graph = Transpositions::default();
-        graph.prepare(pos, 1 << 20);
-        graph
+        Transpositions::prepared(pos, 1 << 20)
     }
 
     /// The tree node reached from the root by `cols`.

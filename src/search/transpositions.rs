@@ -100,6 +100,13 @@ impl Transpositions {
         self.root_ply = ply;
     }
 
+    /// A table prepared for `root` (see [`Self::prepare`]).
+    pub fn prepared(root: &Position, max_bytes: usize) -> Transpositions {
+        let mut table = Transpositions::default();
+        table.prepare(root, max_bytes);
+        table
+    }
+
     /// First slot of the bucket holding `key`.
     #[inline(always)]
     fn bucket(&self, key: u64) -> usize {
