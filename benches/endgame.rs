@@ -39,7 +39,7 @@ fn late_position(rng: &mut SmallRng, empty: usize) -> Option<Position> {
         if pos.play(col) {
             return None;
         }
-        let _ = tactical_playout(&mut tp, rng); // keeps the rng stream varied
+        let _ = tactical_playout(&mut tp, true, rng); // keeps the rng stream varied
     }
     Some(pos)
 }

@@ -85,7 +85,7 @@ fn main() {
                         scratch.ply()
                     } else {
                         let mut scratch = threat_root.clone();
-                        black_box(tactical_playout(&mut scratch, &mut rng));
+                        black_box(tactical_playout(&mut scratch, true, &mut rng));
                         scratch.position().ply()
                     };
                     plies += (ply - pos.ply()) as u64;
@@ -115,7 +115,7 @@ fn fixed_work() {
             black_box(random_playout(&mut scratch, &mut rng));
             classic_plies += scratch.ply() - pos.ply();
             let mut scratch = threat_root.clone();
-            black_box(tactical_playout(&mut scratch, &mut rng));
+            black_box(tactical_playout(&mut scratch, true, &mut rng));
             strong_plies += scratch.position().ply() - pos.ply();
         }
         let limits = SearchLimits {

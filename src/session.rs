@@ -68,6 +68,7 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
     let mut rng = SmallRng::from_os_rng();
     let config = SearchConfig {
         tactical_playouts: settings.techniques.tactical_playouts,
+        keep_threats: settings.techniques.keep_threats,
         ..SearchConfig::default()
     };
     let last = session.last.take();

@@ -55,6 +55,10 @@ pub struct Tactics {
     /// Columns whose move lets the opponent win by playing directly on top of it (meaningful
     /// for moves that do not win at once themselves).
     pub unsafe_moves: u16,
+    /// Columns whose move lets the opponent block one of the mover's own threats by playing
+    /// directly on top of it (Connect-4's first rule of zugzwang play: do not fill the cell
+    /// under your own threat).
+    pub spoils_own_threat: u16,
     /// All playable columns.
     pub open: u16,
 }
@@ -192,15 +196,18 @@ impl ThreatPosition {
         let me = &self.cells[self.pos.to_move() as usize];
         let them = &self.cells[self.pos.to_move().other() as usize];
         let (mut wins, mut must_block, mut unsafe_moves) = (0u16, 0u16, 0u16);
+        let mut spoils_own_threat = 0u16;
         for c in 0..LANES {
             wins |= u16::from(me[c] & self.landing[c] != 0) << c;
             must_block |= u16::from(them[c] & self.landing[c] != 0) << c;
             unsafe_moves |= u16::from(them[c] & self.above[c] != 0) << c;
+            spoils_own_threat |= u16::from(me[c] & self.above[c] != 0) << c;
         }
         Tactics {
             wins,
             must_block,
             unsafe_moves,
+            spoils_own_threat,
             open: self.pos.open_columns(),
         }
     }
@@ -287,6 +294,15 @@ mod tests {
                     if !after.play(col) {
                         let above = after.can_play(col) && after.is_winning_move(col);
                         assert_eq!(t.unsafe_moves & bit != 0, above, "col {col}\n{p:?}");
+                        // Threats the mover had before the move (not ones the move makes).
+                        let own_above = p
+                            .row_above_landing(col)
+                            .is_some_and(|r| p.completes_four(p.to_move(), r, col));
+                        assert_eq!(
+                            t.spoils_own_threat & bit != 0,
+                            own_above,
+                            "col {col}\n{p:?}"
+                        );
                     }
                 }
                 let open: Vec<usize> = (0..cols).filter(|&c| tp.position().can_play(c)).collect();

@@ -310,16 +310,22 @@ fn playout<R: RngCore>(
     rng: &mut R,
 ) -> Outcome {
     if config.tactical_playouts {
-        tactical_playout(scratch, rng)
+        tactical_playout(scratch, config.keep_threats, rng)
     } else {
         random_playout(scratch.position_for_playout(), rng)
     }
 }
 
 /// Finishes the game: win when possible, block when forced, never hand the opponent a win on
-/// top unless every move does; otherwise uniformly random. Decided positions end early.
+/// top unless every move does; otherwise uniformly random, among the moves that keep the
+/// mover's own threats when `keep_threats` asks for it and any do. Decided positions end
+/// early.
 #[inline]
-pub fn tactical_playout<R: RngCore>(pos: &mut ThreatPosition, rng: &mut R) -> Outcome {
+pub fn tactical_playout<R: RngCore>(
+    pos: &mut ThreatPosition,
+    keep_threats: bool,
+    rng: &mut R,
+) -> Outcome {
     loop {
         let to_move = pos.position().to_move();
         let tactics = pos.tactics();
@@ -329,10 +335,16 @@ pub fn tactical_playout<R: RngCore>(pos: &mut ThreatPosition, rng: &mut R) -> Ou
         if tactics.wins != 0 {
             return Outcome::Win(to_move);
         }
-        let candidates = tactics.candidates();
+        let mut candidates = tactics.candidates();
         if candidates == 0 {
             // Two threats to block, or only moves that let the opponent win on top.
             return Outcome::Win(to_move.other());
+        }
+        if keep_threats && tactics.must_block == 0 {
+            let keeping = candidates & !tactics.spoils_own_threat;
+            if keeping != 0 {
+                candidates = keeping;
+            }
         }
         let col = random_bit(candidates, rng);
         if pos.play(col) {

@@ -69,6 +69,9 @@ pub struct SearchConfig {
     pub excluded_root_moves: u16,
     /// Solver search only: finish games with tactical playouts (else uniformly random).
     pub tactical_playouts: bool,
+    /// Tactical playouts only: when nothing is forced, prefer moves that do not fill the cell
+    /// under the mover's own threat.
+    pub keep_threats: bool,
 }
 
 impl Default for SearchConfig {
@@ -77,6 +80,7 @@ impl Default for SearchConfig {
             exploration: EXPLORATION,
             excluded_root_moves: 0,
             tactical_playouts: true,
+            keep_threats: true,
         }
     }
 }

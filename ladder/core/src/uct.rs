@@ -36,6 +36,7 @@ pub const LADDER_SEARCH: (Profile, f32, Techniques) = (
     0.8,
     Techniques {
         tactical_playouts: true,
+        keep_threats: false,
         reuse: true,
         endgame: true,
         transpositions: false,
