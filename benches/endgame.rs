@@ -50,7 +50,7 @@ fn main() {
         "{:>6} {:>8} {:>12} {:>12} {:>9}",
         "empty", "samples", "median ms", "worst ms", "timeouts"
     );
-    for empty in [16, 20, 24, 28, 32, 36, 40] {
+    for empty in [16, 20, 24, 28, 32, 36, 40, 44, 48, 56] {
         let mut times = Vec::new();
         let mut timeouts = 0;
         while times.len() + timeouts < SAMPLES {

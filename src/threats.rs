@@ -232,6 +232,27 @@ impl ThreatPosition {
         self.key ^ ZOBRIST[side as usize][self.pos.landing_row(col) * MAX_SIZE + col]
     }
 
+    /// How many empty cells would complete four for `side`: the endgame solver tries first
+    /// the move that leaves the mover the most of them (as Pons' solver orders its moves).
+    pub fn threat_count(&self, side: Side) -> u32 {
+        let (blocked_row, blocked_col) = self.pos.blocked();
+        let cells = &self.cells[side as usize];
+        (0..self.pos.cols())
+            .map(|c| {
+                // Rows 0..=landing are the column's empty cells (row 0 is the top).
+                let landing = self.landing[c];
+                let mut empty = landing | landing.wrapping_sub(1);
+                if landing == 0 {
+                    empty = 0;
+                }
+                if c == blocked_col {
+                    empty &= !(1 << blocked_row);
+                }
+                (cells[c] & empty).count_ones()
+            })
+            .sum()
+    }
+
     /// True iff `(row, col)` is a recorded threat of `side` (empty or not).
     pub fn is_threat(&self, side: Side, row: usize, col: usize) -> bool {
         col < MAX_SIZE && self.cells[side as usize][col] & (1 << row) != 0
@@ -275,6 +296,15 @@ mod tests {
                             );
                         }
                     }
+                }
+                for side in [Side::Us, Side::Them] {
+                    let p = tp.position();
+                    let scanned = (0..rows)
+                        .flat_map(|r| (0..cols).map(move |c| (r, c)))
+                        .filter(|&(r, c)| p.stone(r, c).is_none() && !p.is_blocked(r, c))
+                        .filter(|&(r, c)| p.completes_four(side, r, c))
+                        .count();
+                    assert_eq!(tp.threat_count(side) as usize, scanned, "{side:?}\n{p:?}");
                 }
                 let t = tp.tactics();
                 let p = tp.position();

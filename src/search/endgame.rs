@@ -6,35 +6,93 @@
 //! search is time-boxed: it gives up (returns `None`) at the deadline rather than overrun.
 
 use super::uct::centre_first;
-use crate::position::Position;
+use crate::position::{MAX_SIZE, Position};
 use crate::threats::ThreatPosition;
-use std::collections::HashMap;
 use std::time::Instant;
 
 /// Positions with at most this many empty cells are offered to the solver. Measured with
-/// `cargo bench --bench endgame` (late positions of tactical games on 9..12 boards, 12 each):
-/// up to 24 empties the median solve is under 1 ms and the worst 28 ms; at 32 one in 12 timed
-/// out at 2 s. A first setting of 32 with 40% of the budget lost 26-2-59 against no solver at
-/// 50 ms per move (STRENGTH.md): failed attempts cost MCTS too much time.
-pub const MAX_EMPTY: usize = 24;
+/// `cargo bench --bench endgame` (late positions of tactical games on 9..12 boards, 12 per
+/// row, 2 s limit): with threat ordering and the packed table, up to 40 empties every solve
+/// finished, the worst in 207 ms (the median under 5 ms); at 44, 4 of 12 timed out. The
+/// solver has 10% of the budget ([`crate::session`]), 200 ms at the default 2 s. (The first
+/// solver, centre-first order and a `HashMap`, took 676 ms at 32 and timed out at 40.)
+pub const MAX_EMPTY: usize = 40;
 
 /// Nodes between clock reads.
 const CLOCK_EVERY: u64 = 4096;
+
+/// Transposition-table slots: 2^18 packed `u64` entries, 2 MiB, allocated per solve (zeroed
+/// pages cost nothing until touched; a solve touches a few thousand).
+const TABLE_SLOTS: usize = 1 << 18;
 
 /// The value of each root move, by column, for the side to move; `None` for columns that
 /// cannot be played.
 pub type RootValues = Vec<Option<i8>>;
 
 /// Transposition-table entry: the value is exact, a lower bound or an upper bound.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Bound {
     Exact(i8),
     Lower(i8),
     Upper(i8),
 }
 
+/// A fixed-size, always-replace table of [`Bound`]s. Each slot is one `u64`: the position's
+/// key with its low four bits replaced by the bound's code (0 = empty), so a probe is one
+/// load and one compare. Two keys that differ only in those four bits would share a slot's
+/// tag, but they index different slots (the index comes from the bits above them).
+struct Table {
+    slots: Vec<u64>,
+}
+
+impl Table {
+    const CODE_BITS: u64 = 0xF;
+
+    fn new() -> Table {
+        Table {
+            slots: vec![0; TABLE_SLOTS],
+        }
+    }
+
+    #[inline]
+    fn slot(key: u64) -> usize {
+        (key >> 4) as usize & (TABLE_SLOTS - 1)
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<Bound> {
+        let entry = self.slots[Self::slot(key)];
+        if entry & !Self::CODE_BITS != key & !Self::CODE_BITS {
+            return None;
+        }
+        // Codes 1..=9: kind (exact, lower, upper) times three values (-1, 0, 1); 0 is an
+        // empty slot whose tag happened to match.
+        let code = (entry & Self::CODE_BITS) as i8;
+        if code == 0 {
+            return None;
+        }
+        let value = (code - 1) % 3 - 1;
+        match (code - 1) / 3 {
+            0 => Some(Bound::Exact(value)),
+            1 => Some(Bound::Lower(value)),
+            _ => Some(Bound::Upper(value)),
+        }
+    }
+
+    #[inline]
+    fn put(&mut self, key: u64, bound: Bound) {
+        let (kind, value) = match bound {
+            Bound::Exact(v) => (0, v),
+            Bound::Lower(v) => (1, v),
+            Bound::Upper(v) => (2, v),
+        };
+        let code = (kind * 3 + (value + 1) + 1) as u64;
+        self.slots[Self::slot(key)] = key & !Self::CODE_BITS | code;
+    }
+}
+
 struct Solver {
-    table: HashMap<u64, Bound>,
+    table: Table,
     nodes: u64,
     deadline: Instant,
     order: Vec<usize>,
@@ -43,7 +101,7 @@ struct Solver {
 /// Solves every root move of `root` by `deadline`. Returns `None` if time ran out.
 pub fn solve_root(root: &Position, deadline: Instant) -> Option<(RootValues, u64)> {
     let mut solver = Solver {
-        table: HashMap::with_capacity(1 << 16),
+        table: Table::new(),
         nodes: 0,
         deadline,
         order: centre_first(root.cols())
@@ -87,28 +145,26 @@ impl Solver {
         }
         let key = tp.key();
         let original_alpha = alpha;
-        match self.table.get(&key) {
-            Some(&Bound::Exact(v)) => return Some(v),
-            Some(&Bound::Lower(v)) => alpha = alpha.max(v),
-            Some(&Bound::Upper(v)) => beta = beta.min(v),
+        match self.table.get(key) {
+            Some(Bound::Exact(v)) => return Some(v),
+            Some(Bound::Lower(v)) => alpha = alpha.max(v),
+            Some(Bound::Upper(v)) => beta = beta.min(v),
             None => {}
         }
         if alpha >= beta {
             return Some(alpha);
         }
+        let (children, order, count) = self.ordered_children(tp, candidates);
         let mut best = -1;
-        for i in 0..self.order.len() {
-            let col = self.order[i];
-            if candidates & (1 << col) == 0 {
-                continue;
-            }
-            let mut child = tp.clone();
-            let value = if child.play(col) {
-                1
-            } else if child.position().empty_cells() == 0 {
+        for &i in &order[..count] {
+            let Some(child) = &children[i as usize] else {
+                continue; // unreachable: every index in `order` was filled
+            };
+            // No candidate wins at once here (`wins` was 0 above).
+            let value = if child.position().empty_cells() == 0 {
                 0
             } else {
-                -self.negamax(&child, -beta, -alpha)?
+                -self.negamax(child, -beta, -alpha)?
             };
             best = best.max(value);
             alpha = alpha.max(value);
@@ -123,8 +179,42 @@ impl Solver {
         } else {
             Bound::Exact(best)
         };
-        self.table.insert(key, entry);
+        self.table.put(key, entry);
         Some(best)
+    }
+
+    /// The positions after each move of `candidates`, and the order to search them in: the
+    /// move that leaves the mover the most threats first, then the more central (a stable
+    /// sort of centre-first order). Returns the positions, the order and its length.
+    fn ordered_children(
+        &self,
+        tp: &ThreatPosition,
+        candidates: u16,
+    ) -> ([Option<ThreatPosition>; MAX_SIZE], [u8; MAX_SIZE], usize) {
+        let mover = tp.position().to_move();
+        let mut children: [Option<ThreatPosition>; MAX_SIZE] = Default::default();
+        let mut scores = [0u32; MAX_SIZE];
+        let mut order = [0u8; MAX_SIZE];
+        let mut count = 0;
+        for &col in &self.order {
+            if candidates & (1 << col) == 0 {
+                continue;
+            }
+            let child = children[count].insert(tp.clone());
+            child.play(col);
+            scores[count] = child.threat_count(mover);
+            order[count] = count as u8;
+            count += 1;
+        }
+        // Insertion sort of indices, descending and stable: at most twelve entries.
+        for i in 1..count {
+            let mut j = i;
+            while j > 0 && scores[order[j - 1] as usize] < scores[order[j] as usize] {
+                order.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        (children, order, count)
     }
 }
 
@@ -135,6 +225,24 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use std::ops::RangeInclusive;
     use std::time::Duration;
+
+    #[test]
+    fn the_table_returns_what_was_put_and_nothing_else() {
+        let mut table = Table::new();
+        let key = 0x1234_5678_9ABC_DEF0u64;
+        assert_eq!(table.get(key), None);
+        for bound in [-1, 0, 1]
+            .into_iter()
+            .flat_map(|v| [Bound::Exact(v), Bound::Lower(v), Bound::Upper(v)])
+        {
+            table.put(key, bound);
+            assert_eq!(table.get(key), Some(bound));
+            // Same slot, other tag: a miss, not a wrong bound.
+            assert_eq!(table.get(key ^ 1 << 40), None);
+        }
+        // A key whose tag is all zero, probing an empty slot.
+        assert_eq!(Table::new().get(0x7), None);
+    }
 
     /// Plain minimax over every legal move, no pruning, no table: obviously correct, slow.
     fn minimax(pos: &Position) -> i8 {
