@@ -83,15 +83,22 @@ impl Tactics {
     }
 }
 
-/// Cells of a line whose filling would make four with the stones in `m`.
+/// The cells of each line lane (bits 0..12 of each 16-bit lane of a packed `u64`).
+const LANE_CELLS: u64 = 0x0FFF_0FFF_0FFF_0FFF;
+
+/// Cells whose filling would make four, for four lines packed side by side in 16-bit lanes
+/// (as [`Position::play`] packs them for its win test), all in one pass.
+///
+/// Lines use bits 0..12 of their lane, so a left shift by up to 3 stays inside the lane; a
+/// right shift pulls the next lane's low bits only into bits 13..16, which the mask clears
+/// (no cell of any line lives there).
 #[inline(always)]
-fn line_threats(m: u16) -> u16 {
-    let m = u32::from(m);
-    let t = (m >> 1 & m >> 2 & m >> 3)
+fn packed_line_threats(m: u64) -> u64 {
+    ((m >> 1 & m >> 2 & m >> 3)
         | (m << 1 & m >> 1 & m >> 2)
         | (m << 2 & m << 1 & m >> 1)
-        | (m << 3 & m << 2 & m << 1);
-    t as u16
+        | (m << 3 & m << 2 & m << 1))
+        & LANE_CELLS
 }
 
 impl ThreatPosition {
@@ -159,21 +166,29 @@ impl ThreatPosition {
     #[inline(always)]
     fn add_threats_around(&mut self, side: Side, row: usize, col: usize) {
         let lines = self.pos.lines_through(side, row, col);
+        let threats = packed_line_threats(
+            u64::from(lines[0])
+                | u64::from(lines[1]) << 16
+                | u64::from(lines[2]) << 32
+                | u64::from(lines[3]) << 48,
+        );
+        let [row_threats, col_threats, diag_threats, anti_threats] =
+            [0, 16, 32, 48].map(|shift| (threats >> shift) as u16);
         let cells = &mut self.cells[side as usize];
         // Only threats within three cells of the stone can be new.
         let near_col = ((0x7Fu32 << col) >> 3) as u16;
         // Row: bit = column.
-        let mut t = line_threats(lines[0]) & near_col;
+        let mut t = row_threats & near_col;
         while t != 0 {
             cells[t.trailing_zeros() as usize] |= 1 << row;
             t &= t - 1;
         }
         // Column: bit = row, same column.
-        cells[col] |= line_threats(lines[1]) & ((0x7Fu32 << row) >> 3) as u16;
+        cells[col] |= col_threats & ((0x7Fu32 << row) >> 3) as u16;
         // Diagonal (row - col constant): column c is on row c + row - col, which is on the
         // board for c in [col - row, col - row + rows).
         let on_board = (self.rows_at_32 >> (32 + row - col)) as u16;
-        let mut t = line_threats(lines[2]) & near_col & on_board;
+        let mut t = diag_threats & near_col & on_board;
         while t != 0 {
             let c = t.trailing_zeros() as usize;
             cells[c] |= 1 << (c + row - col);
@@ -182,7 +197,7 @@ impl ThreatPosition {
         // Anti-diagonal (row + col constant): column c is on row row + col - c, on the board
         // for c in (row + col - rows, row + col].
         let on_board = (self.rows_at_32 >> (32 + self.pos.rows() - 1 - row - col)) as u16;
-        let mut t = line_threats(lines[3]) & near_col & on_board;
+        let mut t = anti_threats & near_col & on_board;
         while t != 0 {
             let c = t.trailing_zeros() as usize;
             cells[c] |= 1 << (row + col - c);
@@ -241,10 +256,11 @@ impl ThreatPosition {
             .map(|c| {
                 // Rows 0..=landing are the column's empty cells (row 0 is the top).
                 let landing = self.landing[c];
-                let mut empty = landing | landing.wrapping_sub(1);
-                if landing == 0 {
-                    empty = 0;
-                }
+                let mut empty = if landing == 0 {
+                    0
+                } else {
+                    landing | (landing - 1)
+                };
                 if c == blocked_col {
                     empty &= !(1 << blocked_row);
                 }

@@ -201,7 +201,11 @@ impl Solver {
                 continue;
             }
             let child = children[count].insert(tp.clone());
-            child.play(col);
+            let won = child.play(col);
+            debug_assert!(
+                !won,
+                "the caller returns before searching a position with a win"
+            );
             scores[count] = child.threat_count(mover);
             order[count] = count as u8;
             count += 1;
