@@ -49,13 +49,13 @@ fn main() {
     let mut tree = Tree::default();
     let mut rng = SmallRng::seed_from_u64(2026);
     println!(
-        "{:<28} {:<8} {:>12} {:>12} {:>8}",
+        "{:<28} {:<12} {:>12} {:>12} {:>8}",
         "position", "profile", "UCT iter/s", "playouts/s", "ns/ply"
     );
     for (name, pos) in positions() {
-        // "strong" is the default profile; "strong-tree" is it without the transposition
-        // table, to show what sharing statistics costs per iteration.
-        for profile in ["classic", "strong", "strong-tree"] {
+        // "strong" is the default profile (no transposition table); "strong+table" is it
+        // with the table (GRAVITY4_ENABLE=transpositions), to show what sharing costs.
+        for profile in ["classic", "strong", "strong+table"] {
             let limits = SearchLimits {
                 max_iterations: None,
                 ..SearchLimits::for_duration(budget, 256 << 20)
@@ -63,7 +63,7 @@ fn main() {
             let config = SearchConfig::default();
             let start = Instant::now();
             let mut graph = Transpositions::default();
-            if profile == "strong" {
+            if profile == "strong+table" {
                 graph.prepare(&pos, DEFAULT_TABLE_BYTES);
             }
             tree.clear();
@@ -94,7 +94,7 @@ fn main() {
             }
             let elapsed = start.elapsed().as_secs_f64();
             println!(
-                "{name:<28} {profile:<8} {uct_rate:>12.0} {:>12.0} {:>8.2}",
+                "{name:<28} {profile:<12} {uct_rate:>12.0} {:>12.0} {:>8.2}",
                 playouts as f64 / elapsed,
                 elapsed * 1e9 / plies as f64
             );
@@ -124,10 +124,16 @@ fn fixed_work() {
         };
         let config = SearchConfig::default();
         uct::search(&pos, &mut tree, &config, &limits, &mut rng);
-        let mut graph = Transpositions::default();
-        graph.prepare(&pos, DEFAULT_TABLE_BYTES);
+        // The default strong search: no transposition table.
         tree.clear();
-        solver::search(&pos, &mut tree, &mut graph, &config, &limits, &mut rng);
+        solver::search(
+            &pos,
+            &mut tree,
+            &mut Transpositions::default(),
+            &config,
+            &limits,
+            &mut rng,
+        );
         println!(
             "{name}: classic playout plies {classic_plies}, strong playout plies {strong_plies}"
         );
