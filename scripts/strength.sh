@@ -6,6 +6,9 @@
 #                               at most 200 boards = 400 games)
 #   scripts/strength.sh tune    the strong profile's later steps at GRAVITY4_MOVE_MS=200
 #                               (exploration constant, transposition table), same SPRT
+#   scripts/strength.sh late    the playout rule and the endgame solver at GRAVITY4_MOVE_MS=100
+#                               (keep-threats, the threat-ordered solver up to 40 empties),
+#                               same SPRT, seeds 31 and 37 as STRENGTH.md reports
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh ladder  default vs every rung of target/ladder (run
 #                               scripts/build-ladder.sh first) at GRAVITY4_MOVE_MS
@@ -52,6 +55,11 @@ tune)
     ab 7-transpositions "GRAVITY4_EXPLORATION=0.5,GRAVITY4_ENABLE=transpositions" \
         "GRAVITY4_EXPLORATION=0.5,GRAVITY4_DISABLE=transpositions" 200 17
     ;;
+late)
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
+    ab 8-keep-threats "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=keep-threats" 200 31
+    ab 9-endgame-40 "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=endgame" 200 37
+    ;;
 full)
     export GRAVITY4_MOVE_MS=2000
     rm -rf "$OUT/full-default-vs-classic"
@@ -66,7 +74,7 @@ ladder)
         --out "$OUT/ladder-$GRAVITY4_MOVE_MS" -q "${CONCURRENCY[@]}"
     ;;
 *)
-    echo "usage: $0 chain|tune|full|ladder" >&2
+    echo "usage: $0 chain|tune|late|full|ladder" >&2
     exit 2
     ;;
 esac
