@@ -389,17 +389,11 @@ impl Position {
         self.top[col] as usize - 1
     }
 
-    /// The line masks of `side` through `(row, col)`: row, column, diagonal, anti-diagonal,
-    /// with their line kinds' bit conventions (see the module docs).
+    /// The four line masks of `side` through `(row, col)` side by side in one `u64`: see
+    /// [`pack_lines`].
     #[inline(always)]
-    pub(crate) fn lines_through(&self, side: Side, row: usize, col: usize) -> [u16; 4] {
-        let lines = &self.lines[side as usize];
-        [
-            lines[ROW_BASE + row],
-            lines[COL_BASE + col],
-            lines[diag_index(row, col)],
-            lines[anti_index(row, col)],
-        ]
+    pub(crate) fn packed_lines_through(&self, side: Side, row: usize, col: usize) -> u64 {
+        pack_lines(&self.lines[side as usize], line_indices(row, col))
     }
 
     /// The row a stone in `col` would land on after one more stone in `col`, if any.
@@ -443,23 +437,12 @@ impl Position {
         let row = self.top[col] as usize - 1;
         let bit = 1u16 << col;
         let lines = &mut self.lines[self.to_move as usize];
-        let (r, c, d, a) = (
-            ROW_BASE + row,
-            COL_BASE + col,
-            diag_index(row, col),
-            anti_index(row, col),
-        );
+        let [r, c, d, a] = line_indices(row, col);
         lines[r] |= bit;
         lines[c] |= 1 << row;
         lines[d] |= bit;
         lines[a] |= bit;
-        // The four lines through the stone side by side in one u64 (16-bit lanes, 12 used):
-        // one shift-and chain tests all of them, and the 4 idle bits per lane keep a run
-        // from spilling into the next lane.
-        let packed = u64::from(lines[r])
-            | u64::from(lines[c]) << 16
-            | u64::from(lines[d]) << 32
-            | u64::from(lines[a]) << 48;
+        let packed = pack_lines(lines, [r, c, d, a]);
         let pairs = packed & (packed >> 1);
         let won = pairs & (pairs >> 2) != 0;
         // The stone's row is the new top, one less if the blocked cell is next.
@@ -471,6 +454,32 @@ impl Position {
         self.to_move = self.to_move.other();
         won
     }
+}
+
+/// The indices in a side's line array of the row, column, diagonal and anti-diagonal through
+/// `(row, col)`.
+#[inline(always)]
+fn line_indices(row: usize, col: usize) -> [usize; 4] {
+    [
+        ROW_BASE + row,
+        COL_BASE + col,
+        diag_index(row, col),
+        anti_index(row, col),
+    ]
+}
+
+/// The four lines at `indices` side by side in one `u64`, 16-bit lanes of which each line
+/// uses bits 0..12: row (lane 0), column (1), diagonal (2), anti-diagonal (3), each with its
+/// line kind's bit convention (see the module docs). One shift-and chain then answers a
+/// question for all four lines (the win test, the threat cells), and the 4 idle bits per
+/// lane keep a run from spilling into the next lane.
+#[inline(always)]
+fn pack_lines(lines: &[u16; LINES], indices: [usize; 4]) -> u64 {
+    let [r, c, d, a] = indices;
+    u64::from(lines[r])
+        | u64::from(lines[c]) << 16
+        | u64::from(lines[d]) << 32
+        | u64::from(lines[a]) << 48
 }
 
 fn check_size(rows: i64, cols: i64) -> Result<(), PositionError> {

@@ -87,7 +87,7 @@ impl Tactics {
 const LANE_CELLS: u64 = 0x0FFF_0FFF_0FFF_0FFF;
 
 /// Cells whose filling would make four, for four lines packed side by side in 16-bit lanes
-/// (as [`Position::play`] packs them for its win test), all in one pass.
+/// (as [`Position::packed_lines_through`] packs them), all in one pass.
 ///
 /// Lines use bits 0..12 of their lane, so a left shift by up to 3 stays inside the lane; a
 /// right shift pulls the next lane's low bits only into bits 13..16, which the mask clears
@@ -165,13 +165,7 @@ impl ThreatPosition {
     /// because there an off-board column could map to a row outside `0..16`.
     #[inline(always)]
     fn add_threats_around(&mut self, side: Side, row: usize, col: usize) {
-        let lines = self.pos.lines_through(side, row, col);
-        let threats = packed_line_threats(
-            u64::from(lines[0])
-                | u64::from(lines[1]) << 16
-                | u64::from(lines[2]) << 32
-                | u64::from(lines[3]) << 48,
-        );
+        let threats = packed_line_threats(self.pos.packed_lines_through(side, row, col));
         let [row_threats, col_threats, diag_threats, anti_threats] =
             [0, 16, 32, 48].map(|shift| (threats >> shift) as u16);
         let cells = &mut self.cells[side as usize];

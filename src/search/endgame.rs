@@ -156,11 +156,11 @@ impl Solver {
         }
         let (children, order, count) = self.ordered_children(tp, candidates);
         let mut best = -1;
-        for &i in &order[..count] {
-            let Some(child) = &children[i as usize] else {
-                continue; // unreachable: every index in `order` was filled
-            };
-            // No candidate wins at once here (`wins` was 0 above).
+        // Every index in `order` was filled; no candidate wins at once (`wins` was 0 above).
+        for child in order[..count]
+            .iter()
+            .filter_map(|&i| children[i as usize].as_ref())
+        {
             let value = if child.position().empty_cells() == 0 {
                 0
             } else {
