@@ -49,18 +49,22 @@ fn main() {
     let mut tree = Tree::default();
     let mut rng = SmallRng::seed_from_u64(2026);
     println!(
-        "{:<28} {:<12} {:>12} {:>12} {:>8}",
+        "{:<28} {:<14} {:>12} {:>12} {:>8}",
         "position", "profile", "UCT iter/s", "playouts/s", "ns/ply"
     );
     for (name, pos) in positions() {
-        // "strong" is the default profile (no transposition table); "strong+table" is it
-        // with the table (GRAVITY4_ENABLE=transpositions), to show what sharing costs.
-        for profile in ["classic", "strong", "strong+table"] {
+        // "strong" is the default profile (no transposition table); "strong-chains" is it
+        // without threat sequences (GRAVITY4_DISABLE=threat-sequences) and "strong+table"
+        // with the table (GRAVITY4_ENABLE=transpositions), to show what each costs.
+        for profile in ["classic", "strong", "strong-chains", "strong+table"] {
             let limits = SearchLimits {
                 max_iterations: None,
                 ..SearchLimits::for_duration(budget, 256 << 20)
             };
-            let config = SearchConfig::default();
+            let config = SearchConfig {
+                threat_sequences: profile != "strong-chains",
+                ..SearchConfig::default()
+            };
             let start = Instant::now();
             let mut graph = Transpositions::default();
             if profile == "strong+table" {
@@ -94,7 +98,7 @@ fn main() {
             }
             let elapsed = start.elapsed().as_secs_f64();
             println!(
-                "{name:<28} {profile:<12} {uct_rate:>12.0} {:>12.0} {:>8.2}",
+                "{name:<28} {profile:<14} {uct_rate:>12.0} {:>12.0} {:>8.2}",
                 playouts as f64 / elapsed,
                 elapsed * 1e9 / plies as f64
             );

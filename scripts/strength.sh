@@ -9,6 +9,8 @@
 #   scripts/strength.sh late    the playout rule and the endgame solver at GRAVITY4_MOVE_MS=100
 #                               (keep-threats, the threat-ordered solver up to 40 empties),
 #                               same SPRT, seeds 31 and 37 as STRENGTH.md reports
+#   scripts/strength.sh sequences  threat sequences (forced chains of threats proven at
+#                               expansion) at GRAVITY4_MOVE_MS=100, same SPRT, seed 41
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh ladder  default vs every rung of target/ladder (run
 #                               scripts/build-ladder.sh first) at GRAVITY4_MOVE_MS
@@ -60,6 +62,10 @@ late)
     ab 8-keep-threats "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=keep-threats" 200 31
     ab 9-endgame-40 "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=endgame" 200 37
     ;;
+sequences)
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
+    ab 10-threat-sequences "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=threat-sequences" 200 41
+    ;;
 full)
     export GRAVITY4_MOVE_MS=2000
     rm -rf "$OUT/full-default-vs-classic"
@@ -74,7 +80,7 @@ ladder)
         --out "$OUT/ladder-$GRAVITY4_MOVE_MS" -q "${CONCURRENCY[@]}"
     ;;
 *)
-    echo "usage: $0 chain|tune|late|full|ladder" >&2
+    echo "usage: $0 chain|tune|late|sequences|full|ladder" >&2
     exit 2
     ;;
 esac

@@ -69,6 +69,7 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
     let config = SearchConfig {
         tactical_playouts: settings.techniques.tactical_playouts,
         keep_threats: settings.techniques.keep_threats,
+        threat_sequences: settings.techniques.threat_sequences,
         ..SearchConfig::default()
     };
     let last = session.last.take();

@@ -28,7 +28,7 @@ pub const ENV_PROFILE: &str = "GRAVITY4_PROFILE";
 
 /// Environment variable switching techniques of the strong profile off, for measuring each
 /// one on its own: a comma list of `tactical-playouts`, `keep-threats`, `reuse`, `endgame`,
-/// `transpositions`.
+/// `transpositions`, `threat-sequences`.
 pub const ENV_DISABLE: &str = "GRAVITY4_DISABLE";
 
 /// Environment variable switching on techniques that are off by default (the same names as
@@ -52,6 +52,8 @@ pub struct Techniques {
     pub endgame: bool,
     /// Share statistics between move orders reaching the same position.
     pub transpositions: bool,
+    /// Prove nodes won by a forced chain of threats when they are expanded.
+    pub threat_sequences: bool,
 }
 
 impl Techniques {
@@ -64,6 +66,7 @@ impl Techniques {
         reuse: true,
         endgame: true,
         transpositions: false,
+        threat_sequences: true,
     };
 
     /// [`Self::DEFAULT`] with the techniques named in the comma lists `enable` switched on,
@@ -78,6 +81,7 @@ impl Techniques {
                     "reuse" => &mut t.reuse,
                     "endgame" => &mut t.endgame,
                     "transpositions" => &mut t.transpositions,
+                    "threat-sequences" => &mut t.threat_sequences,
                     other => return Err(other.to_string()),
                 };
                 *switch = on;
@@ -162,7 +166,7 @@ impl Settings {
         let techniques = Techniques::parse(&enable, &disable).unwrap_or_else(|unknown| {
             eprintln!(
                 "gravity4: ignoring {ENV_ENABLE}={enable:?} and {ENV_DISABLE}={disable:?}: \
-                 unknown {unknown:?} (expected tactical-playouts, keep-threats, reuse, endgame, transpositions)"
+                 unknown {unknown:?} (expected tactical-playouts, keep-threats, reuse, endgame, transpositions, threat-sequences)"
             );
             Techniques::DEFAULT
         });

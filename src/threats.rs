@@ -101,6 +101,18 @@ fn packed_line_threats(m: u64) -> u64 {
         & LANE_CELLS
 }
 
+/// The indices of the set bits of `mask`, lowest first.
+#[inline(always)]
+fn bits(mut mask: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
+}
+
 impl ThreatPosition {
     /// Computes every threat of `pos` from scratch (a few microseconds: once per search).
     pub fn new(pos: Position) -> ThreatPosition {
@@ -263,6 +275,49 @@ impl ThreatPosition {
             .sum()
     }
 
+    /// The columns among `moves` (which must be open) whose move leaves the side to move a
+    /// cell it could win on at its next move: a threat the opponent must answer at once.
+    ///
+    /// Works from the lines through each landing cell with the stone added, not by playing
+    /// the move: a new threat can only lie on those four lines, and it forces only if it is
+    /// some column's next landing cell (or the cell that the move itself uncovers).
+    pub fn forcing_moves(&self, moves: u16) -> u16 {
+        let side = self.pos.to_move();
+        let mine = &self.cells[side as usize];
+        let rows = self.pos.rows() as isize;
+        // Bit `row` of `landing[c]` for `c != col`, with `row` computed as a signed value
+        // because a diagonal's off-board columns map to rows outside the board.
+        let lands = |c: usize, row: isize, col: usize| {
+            c != col && (0..rows).contains(&row) && self.landing[c] & (1 << row) != 0
+        };
+        let mut forcing = 0u16;
+        let mut rest = moves;
+        while rest != 0 {
+            let col = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            // An old threat right above the stone becomes playable.
+            if mine[col] & self.above[col] != 0 {
+                forcing |= 1 << col;
+                continue;
+            }
+            let row = self.pos.landing_row(col);
+            let stone = 1u64 << col | 1u64 << (16 + row) | 1u64 << (32 + col) | 1u64 << (48 + col);
+            let threats =
+                packed_line_threats(self.pos.packed_lines_through(side, row, col) | stone);
+            let [row_threats, col_threats, diag_threats, anti_threats] =
+                [0, 16, 32, 48].map(|shift| (threats >> shift) as u16);
+            let (r, c0) = (row as isize, col as isize);
+            let found = col_threats & self.above[col] != 0
+                || bits(row_threats).any(|c| lands(c, r, col))
+                || bits(diag_threats).any(|c| lands(c, c as isize + r - c0, col))
+                || bits(anti_threats).any(|c| lands(c, r + c0 - c as isize, col));
+            if found {
+                forcing |= 1 << col;
+            }
+        }
+        forcing
+    }
+
     /// True iff `(row, col)` is a recorded threat of `side` (empty or not).
     pub fn is_threat(&self, side: Side, row: usize, col: usize) -> bool {
         col < MAX_SIZE && self.cells[side as usize][col] & (1 << row) != 0
@@ -341,6 +396,17 @@ mod tests {
                         assert_eq!(
                             t.spoils_own_threat & bit != 0,
                             own_above,
+                            "col {col}\n{p:?}"
+                        );
+                        // Forcing: after the move the mover can win somewhere at once.
+                        let mover = p.to_move();
+                        let threatens = (0..cols).any(|c| {
+                            after.can_play(c)
+                                && after.completes_four(mover, after.landing_row(c), c)
+                        });
+                        // (Only asked when the mover has no win already.)
+                        assert!(
+                            t.wins != 0 || (tp.forcing_moves(bit) != 0) == threatens,
                             "col {col}\n{p:?}"
                         );
                     }

@@ -9,12 +9,14 @@
 //! - [`playout`]: the random game to the end.
 //! - [`uct`]: selection, expansion, backup, the time loop and the final choice.
 //! - [`solver`]: the strong profile's search, with proofs and tactics.
+//! - [`threat_sequence`]: wins forced by a chain of threats, proven at expansion.
 //! - [`transpositions`]: statistics per position, shared by the move orders reaching it.
 //! - [`endgame`]: the exact solver for the last few empty cells.
 
 pub mod endgame;
 pub mod playout;
 pub mod solver;
+pub mod threat_sequence;
 pub mod transpositions;
 pub mod tree;
 pub mod uct;

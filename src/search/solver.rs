@@ -9,6 +9,8 @@
 //!   player who moved into them, and proofs climb the tree (a node is lost for its mover if
 //!   any child wins for the opponent; decided when all children are). Selection skips proven
 //!   losses, and a proven node is backed up without a playout.
+//! - Threat sequences: a node whose side to move wins by a chain of threats
+//!   ([`threat_sequence`](super::threat_sequence)) is proven at expansion.
 //! - Playouts win when they can, block when they must and avoid losing on the spot.
 //! - Transpositions: given a prepared [`Transpositions`] table, a move is judged by the mean
 //!   of every iteration through the position it leads to, by any move order; the tree's own
@@ -17,6 +19,7 @@
 //!   when the most visited move can no longer be overtaken before the deadline.
 
 use super::playout::{Outcome, random_playout};
+use super::threat_sequence::wins_by_threats;
 use super::transpositions::{Transpositions, position_key};
 use super::tree::{NodeId, NodeKind, ROOT, Tree};
 use super::uct::{
@@ -176,8 +179,12 @@ fn descend<const GRAPH: bool, R: RngCore>(
             let is_root = node == ROOT;
             // The root always gets children: the search must return a move even when the
             // position is decided, so it expands the win alone, or every move when all lose.
-            if tactics.wins != 0 && !is_root {
-                // The side to move wins at once: the mover into this node has lost.
+            if !is_root
+                && (tactics.wins != 0
+                    || config.threat_sequences && wins_by_threats(scratch, &tactics))
+            {
+                // The side to move wins at once or by force: the mover into this node has
+                // lost.
                 tree.node_mut(node).kind = NodeKind::Loss;
                 return (Outcome::Win(mover.other()), depth);
             }

@@ -72,6 +72,9 @@ pub struct SearchConfig {
     /// Tactical playouts only: when nothing is forced, prefer moves that do not fill the cell
     /// under the mover's own threat.
     pub keep_threats: bool,
+    /// Solver search only: at each expansion, look for a forced win by a chain of threats
+    /// for the side to move, and mark the node proven when there is one.
+    pub threat_sequences: bool,
 }
 
 impl Default for SearchConfig {
@@ -81,6 +84,7 @@ impl Default for SearchConfig {
             excluded_root_moves: 0,
             tactical_playouts: true,
             keep_threats: true,
+            threat_sequences: true,
         }
     }
 }

@@ -40,6 +40,7 @@ pub const LADDER_SEARCH: (Profile, f32, Techniques) = (
         reuse: true,
         endgame: true,
         transpositions: false,
+        threat_sequences: false,
     },
 );
 
