@@ -205,6 +205,8 @@ mod tests {
         assert_eq!(Profile::parse("fast"), None);
         let t = Techniques::parse("", "reuse, endgame").unwrap();
         assert!(t.tactical_playouts && !t.reuse && !t.endgame);
+        let t = Techniques::parse("", "threat-sequences").unwrap();
+        assert!(t.keep_threats && !t.threat_sequences);
         assert!(
             Techniques::parse("transpositions", "")
                 .unwrap()
