@@ -96,10 +96,10 @@ mod tests {
         assert!(wins_by_threats(&tp, &tp.tactics()));
     }
 
-    /// A chain of two threats: the first forces a block that lets the second follow, and
-    /// the sequence ends with two threats at once. Built so no single move wins.
+    /// Nothing on the empty board; on random boards, some chains need more than one
+    /// forcing move (the depth-1 search misses them), so the recursion is exercised.
     #[test]
-    fn finds_a_two_move_chain_and_rejects_a_quiet_board() {
+    fn finds_chains_longer_than_one_move_and_nothing_on_an_empty_board() {
         let empty = threat_position(6, 7, (0, 6), &[]);
         assert!(!wins_by_threats(&empty, &empty.tactics()));
         let mut rng = SmallRng::seed_from_u64(5);
