@@ -75,9 +75,9 @@ full)
     ;;
 ladder)
     export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
-    rm -rf "$OUT/ladder-$GRAVITY4_MOVE_MS"
+    rm -rf "$OUT/ladder-$GRAVITY4_MOVE_MS-seed$SEED"
     "$JUDGE" gauntlet "$LIB" --vs target/ladder --pairs "${LADDER_PAIRS:-2}" --seed "$SEED" \
-        --out "$OUT/ladder-$GRAVITY4_MOVE_MS" -q "${CONCURRENCY[@]}"
+        --out "$OUT/ladder-$GRAVITY4_MOVE_MS-seed$SEED" -q "${CONCURRENCY[@]}"
     ;;
 *)
     echo "usage: $0 chain|tune|late|sequences|full|ladder" >&2

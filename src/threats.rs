@@ -277,6 +277,8 @@ impl ThreatPosition {
 
     /// The columns among `moves` (which must be open) whose move leaves the side to move a
     /// cell it could win on at its next move: a threat the opponent must answer at once.
+    /// Meant for a side with no immediate win (`Tactics::wins` empty): a threat it already
+    /// has on a landing cell is not counted unless the move's lines pass through it.
     ///
     /// Works from the lines through each landing cell with the stone added, not by playing
     /// the move: a new threat can only lie on those four lines, and it forces only if it is
