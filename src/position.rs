@@ -396,6 +396,16 @@ impl Position {
         pack_lines(&self.lines[side as usize], line_indices(row, col))
     }
 
+    /// [`Self::packed_lines_through`] with a stone of `side` added on the empty cell
+    /// `(row, col)`: the lines as they would be after that move.
+    #[inline(always)]
+    pub(crate) fn packed_lines_with_stone(&self, side: Side, row: usize, col: usize) -> u64 {
+        // The cell's bit in each lane: the row lane and both diagonals index by column,
+        // the column lane by row.
+        let stone = 1u64 << col | 1u64 << (16 + row) | 1u64 << (32 + col) | 1u64 << (48 + col);
+        self.packed_lines_through(side, row, col) | stone
+    }
+
     /// The row a stone in `col` would land on after one more stone in `col`, if any.
     #[inline(always)]
     pub(crate) fn row_above_landing(&self, col: usize) -> Option<usize> {

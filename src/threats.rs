@@ -101,16 +101,53 @@ fn packed_line_threats(m: u64) -> u64 {
         & LANE_CELLS
 }
 
-/// The indices of the set bits of `mask`, lowest first.
+/// Calls `found(c, rows)` with the threat cells within three cells of `(row, col)` on
+/// `lines`, the four lines through it packed as [`Position::packed_lines_through`] packs
+/// them: `rows` has bit `r` set for cell `(r, c)`, as [`ThreatPosition`] keeps threats per
+/// column. `board_rows` and `rows_at_32` are the board's.
+///
+/// Threat bits that fall off the board's columns or rows land in lanes or rows that have
+/// no landing cell, so they can never be asked about; only the diagonals need masking,
+/// because there an off-board column could map to a row outside `0..16`.
 #[inline(always)]
-fn bits(mut mask: u16) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            i
-        })
-    })
+fn threats_near(
+    lines: u64,
+    (row, col): (usize, usize),
+    board_rows: usize,
+    rows_at_32: u64,
+    mut found: impl FnMut(usize, u16),
+) {
+    let threats = packed_line_threats(lines);
+    let [row_threats, col_threats, diag_threats, anti_threats] =
+        [0, 16, 32, 48].map(|shift| (threats >> shift) as u16);
+    // Only threats within three cells of the stone can be new.
+    let near_col = ((0x7Fu32 << col) >> 3) as u16;
+    // Row: bit = column.
+    let mut t = row_threats & near_col;
+    while t != 0 {
+        found(t.trailing_zeros() as usize, 1 << row);
+        t &= t - 1;
+    }
+    // Column: bit = row, same column.
+    found(col, col_threats & ((0x7Fu32 << row) >> 3) as u16);
+    // Diagonal (row - col constant): column c is on row c + row - col, which is on the
+    // board for c in [col - row, col - row + board_rows).
+    let on_board = (rows_at_32 >> (32 + row - col)) as u16;
+    let mut t = diag_threats & near_col & on_board;
+    while t != 0 {
+        let c = t.trailing_zeros() as usize;
+        found(c, 1 << (c + row - col));
+        t &= t - 1;
+    }
+    // Anti-diagonal (row + col constant): column c is on row row + col - c, on the board
+    // for c in (row + col - board_rows, row + col].
+    let on_board = (rows_at_32 >> (32 + board_rows - 1 - row - col)) as u16;
+    let mut t = anti_threats & near_col & on_board;
+    while t != 0 {
+        let c = t.trailing_zeros() as usize;
+        found(c, 1 << (row + col - c));
+        t &= t - 1;
+    }
 }
 
 impl ThreatPosition {
@@ -171,44 +208,17 @@ impl ThreatPosition {
     }
 
     /// Records the threats of `side` that the stone at `(row, col)` takes part in.
-    ///
-    /// Threat bits that fall off the board's columns or rows land in lanes or rows that have
-    /// no landing cell, so they can never be asked about; only the diagonals need masking,
-    /// because there an off-board column could map to a row outside `0..16`.
     #[inline(always)]
     fn add_threats_around(&mut self, side: Side, row: usize, col: usize) {
-        let threats = packed_line_threats(self.pos.packed_lines_through(side, row, col));
-        let [row_threats, col_threats, diag_threats, anti_threats] =
-            [0, 16, 32, 48].map(|shift| (threats >> shift) as u16);
+        let lines = self.pos.packed_lines_through(side, row, col);
         let cells = &mut self.cells[side as usize];
-        // Only threats within three cells of the stone can be new.
-        let near_col = ((0x7Fu32 << col) >> 3) as u16;
-        // Row: bit = column.
-        let mut t = row_threats & near_col;
-        while t != 0 {
-            cells[t.trailing_zeros() as usize] |= 1 << row;
-            t &= t - 1;
-        }
-        // Column: bit = row, same column.
-        cells[col] |= col_threats & ((0x7Fu32 << row) >> 3) as u16;
-        // Diagonal (row - col constant): column c is on row c + row - col, which is on the
-        // board for c in [col - row, col - row + rows).
-        let on_board = (self.rows_at_32 >> (32 + row - col)) as u16;
-        let mut t = diag_threats & near_col & on_board;
-        while t != 0 {
-            let c = t.trailing_zeros() as usize;
-            cells[c] |= 1 << (c + row - col);
-            t &= t - 1;
-        }
-        // Anti-diagonal (row + col constant): column c is on row row + col - c, on the board
-        // for c in (row + col - rows, row + col].
-        let on_board = (self.rows_at_32 >> (32 + self.pos.rows() - 1 - row - col)) as u16;
-        let mut t = anti_threats & near_col & on_board;
-        while t != 0 {
-            let c = t.trailing_zeros() as usize;
-            cells[c] |= 1 << (row + col - c);
-            t &= t - 1;
-        }
+        threats_near(
+            lines,
+            (row, col),
+            self.pos.rows(),
+            self.rows_at_32,
+            |c, rows| cells[c] |= rows,
+        );
     }
 
     /// The side to move's immediate tactics.
@@ -286,12 +296,6 @@ impl ThreatPosition {
     pub fn forcing_moves(&self, moves: u16) -> u16 {
         let side = self.pos.to_move();
         let mine = &self.cells[side as usize];
-        let rows = self.pos.rows() as isize;
-        // Bit `row` of `landing[c]` for `c != col`, with `row` computed as a signed value
-        // because a diagonal's off-board columns map to rows outside the board.
-        let lands = |c: usize, row: isize, col: usize| {
-            c != col && (0..rows).contains(&row) && self.landing[c] & (1 << row) != 0
-        };
         let mut forcing = 0u16;
         let mut rest = moves;
         while rest != 0 {
@@ -303,17 +307,23 @@ impl ThreatPosition {
                 continue;
             }
             let row = self.pos.landing_row(col);
-            let stone = 1u64 << col | 1u64 << (16 + row) | 1u64 << (32 + col) | 1u64 << (48 + col);
-            let threats =
-                packed_line_threats(self.pos.packed_lines_through(side, row, col) | stone);
-            let [row_threats, col_threats, diag_threats, anti_threats] =
-                [0, 16, 32, 48].map(|shift| (threats >> shift) as u16);
-            let (r, c0) = (row as isize, col as isize);
-            let found = col_threats & self.above[col] != 0
-                || bits(row_threats).any(|c| lands(c, r, col))
-                || bits(diag_threats).any(|c| lands(c, c as isize + r - c0, col))
-                || bits(anti_threats).any(|c| lands(c, r + c0 - c as isize, col));
-            if found {
+            let mut hit = 0u16;
+            threats_near(
+                self.pos.packed_lines_with_stone(side, row, col),
+                (row, col),
+                self.pos.rows(),
+                self.rows_at_32,
+                // In the move's own column the next landing cell is the one above it.
+                |c, rows| {
+                    hit |= rows
+                        & if c == col {
+                            self.above[c]
+                        } else {
+                            self.landing[c]
+                        }
+                },
+            );
+            if hit != 0 {
                 forcing |= 1 << col;
             }
         }
