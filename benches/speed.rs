@@ -54,15 +54,23 @@ fn main() {
     );
     for (name, pos) in positions() {
         // "strong" is the default profile (no transposition table); "strong-chains" is it
-        // without threat sequences (GRAVITY4_DISABLE=threat-sequences) and "strong+table"
-        // with the table (GRAVITY4_ENABLE=transpositions), to show what each costs.
-        for profile in ["classic", "strong", "strong-chains", "strong+table"] {
+        // without threat sequences (GRAVITY4_DISABLE=threat-sequences), "strong+replies"
+        // with reply sequences (GRAVITY4_ENABLE=reply-sequences) and "strong+table" with
+        // the table (GRAVITY4_ENABLE=transpositions), to show what each costs.
+        for profile in [
+            "classic",
+            "strong",
+            "strong-chains",
+            "strong+replies",
+            "strong+table",
+        ] {
             let limits = SearchLimits {
                 max_iterations: None,
                 ..SearchLimits::for_duration(budget, 256 << 20)
             };
             let config = SearchConfig {
                 threat_sequences: profile != "strong-chains",
+                reply_sequences: profile == "strong+replies",
                 ..SearchConfig::default()
             };
             let start = Instant::now();

@@ -11,6 +11,12 @@
 #                               same SPRT, seeds 31 and 37 as STRENGTH.md reports
 #   scripts/strength.sh sequences  threat sequences (forced chains of threats proven at
 #                               expansion) at GRAVITY4_MOVE_MS=100, same SPRT, seed 41
+#   scripts/strength.sh replies  reply sequences (each new child checked for the
+#                               opponent's chain at expansion) at GRAVITY4_MOVE_MS=100,
+#                               same SPRT, seed 43
+#   scripts/strength.sh early-stop  without the "cannot be overtaken" early stop (the
+#                               search uses its whole budget unless the root is decided)
+#                               at GRAVITY4_MOVE_MS=100, same SPRT, seed 47
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh ladder  default vs every rung of target/ladder (run
 #                               scripts/build-ladder.sh first) at GRAVITY4_MOVE_MS
@@ -65,6 +71,14 @@ late)
 sequences)
     export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
     ab 10-threat-sequences "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=threat-sequences" 200 41
+    ;;
+replies)
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
+    ab 11-reply-sequences "GRAVITY4_ENABLE=reply-sequences" "GRAVITY4_PROFILE=strong" 200 43
+    ;;
+early-stop)
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
+    ab 12-no-early-stop "GRAVITY4_DISABLE=early-stop" "GRAVITY4_PROFILE=strong" 200 47
     ;;
 full)
     export GRAVITY4_MOVE_MS=2000

@@ -70,6 +70,8 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
         tactical_playouts: settings.techniques.tactical_playouts,
         keep_threats: settings.techniques.keep_threats,
         threat_sequences: settings.techniques.threat_sequences,
+        reply_sequences: settings.techniques.reply_sequences,
+        early_stop: settings.techniques.early_stop,
         ..SearchConfig::default()
     };
     let last = session.last.take();

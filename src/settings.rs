@@ -28,7 +28,7 @@ pub const ENV_PROFILE: &str = "GRAVITY4_PROFILE";
 
 /// Environment variable switching techniques of the strong profile off, for measuring each
 /// one on its own: a comma list of `tactical-playouts`, `keep-threats`, `reuse`, `endgame`,
-/// `transpositions`, `threat-sequences`.
+/// `transpositions`, `threat-sequences`, `reply-sequences`, `early-stop`.
 pub const ENV_DISABLE: &str = "GRAVITY4_DISABLE";
 
 /// Environment variable switching on techniques that are off by default (the same names as
@@ -54,6 +54,11 @@ pub struct Techniques {
     pub transpositions: bool,
     /// Prove nodes won by a forced chain of threats when they are expanded.
     pub threat_sequences: bool,
+    /// At each expansion, also prove lost the new children after which the opponent wins
+    /// by a chain of threats.
+    pub reply_sequences: bool,
+    /// Stop before the deadline once the most visited move cannot be overtaken.
+    pub early_stop: bool,
 }
 
 impl Techniques {
@@ -67,6 +72,8 @@ impl Techniques {
         endgame: true,
         transpositions: false,
         threat_sequences: true,
+        reply_sequences: false,
+        early_stop: true,
     };
 
     /// [`Self::DEFAULT`] with the techniques named in the comma lists `enable` switched on,
@@ -82,6 +89,8 @@ impl Techniques {
                     "endgame" => &mut t.endgame,
                     "transpositions" => &mut t.transpositions,
                     "threat-sequences" => &mut t.threat_sequences,
+                    "reply-sequences" => &mut t.reply_sequences,
+                    "early-stop" => &mut t.early_stop,
                     other => return Err(other.to_string()),
                 };
                 *switch = on;
@@ -166,7 +175,7 @@ impl Settings {
         let techniques = Techniques::parse(&enable, &disable).unwrap_or_else(|unknown| {
             eprintln!(
                 "gravity4: ignoring {ENV_ENABLE}={enable:?} and {ENV_DISABLE}={disable:?}: \
-                 unknown {unknown:?} (expected tactical-playouts, keep-threats, reuse, endgame, transpositions, threat-sequences)"
+                 unknown {unknown:?} (expected tactical-playouts, keep-threats, reuse, endgame, transpositions, threat-sequences, reply-sequences, early-stop)"
             );
             Techniques::DEFAULT
         });

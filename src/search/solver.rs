@@ -72,7 +72,7 @@ pub fn search<R: RngCore>(
         // arrives past its deadline answers with a move.
         if iterations > 0 && iterations.is_multiple_of(CLOCK_EVERY) {
             let now = Instant::now();
-            if now >= limits.deadline || decided(tree, iterations, start, now, limits) {
+            if now >= limits.deadline || decided(tree, config, iterations, start, now, limits) {
                 break;
             }
         }
@@ -107,10 +107,12 @@ pub fn search<R: RngCore>(
     })
 }
 
-/// True when more searching cannot change the move: the root has one candidate, or the most
-/// visited child leads the runner-up by more visits than the time left can give.
+/// True when more searching cannot change the move: the root has one candidate or a proven
+/// win, or (with `config.early_stop`) the most visited child leads the runner-up by more
+/// visits than the time left can give.
 fn decided(
     tree: &Tree,
+    config: &SearchConfig,
     iterations: u64,
     start: Instant,
     now: Instant,
@@ -121,7 +123,7 @@ fn decided(
     if children.len() == 1 || children.iter().any(|c| c.kind == NodeKind::Win) {
         return true;
     }
-    if limits.max_iterations.is_some() {
+    if limits.max_iterations.is_some() || !config.early_stop {
         return false; // fixed-work runs (tests, benches) do exactly the work asked
     }
     let (mut first, mut second) = (0u32, 0u32);
@@ -179,9 +181,13 @@ fn descend<const GRAPH: bool, R: RngCore>(
             let is_root = node == ROOT;
             // The root always gets children: the search must return a move even when the
             // position is decided, so it expands the win alone, or every move when all lose.
+            // With reply sequences the parent's expansion has already looked for this
+            // node's chain, and the root's own chain is found by its children's proofs.
             if !is_root
                 && (tactics.wins != 0
-                    || config.threat_sequences && wins_by_threats(scratch, &tactics))
+                    || config.threat_sequences
+                        && !config.reply_sequences
+                        && wins_by_threats(scratch, &tactics))
             {
                 // The side to move wins at once or by force: the mover into this node has
                 // lost.
@@ -202,6 +208,9 @@ fn descend<const GRAPH: bool, R: RngCore>(
             }
             if !tree.expand_columns(node, order, candidates) {
                 return (playout(scratch, config, rng), depth);
+            }
+            if config.reply_sequences {
+                prove_replies_lost(tree, node, scratch);
             }
         }
         let (child, known) = if GRAPH {
@@ -242,6 +251,25 @@ fn descend<const GRAPH: bool, R: RngCore>(
         if scratch.position().empty_cells() == 0 {
             tree.node_mut(child).kind = NodeKind::Tie;
             return (Outcome::Tie, depth);
+        }
+    }
+}
+
+/// Marks lost (for the side to move at `at`) every child of `id` after which the opponent
+/// wins at once or by a chain of threats. `at` is the position of `id`, whose children were
+/// just added.
+#[inline(never)]
+fn prove_replies_lost(tree: &mut Tree, id: NodeId, at: &ThreatPosition) {
+    let first = tree.node(id).first_child;
+    for i in 0..tree.node(id).child_count as NodeId {
+        let child = first + i;
+        let mut next = at.clone();
+        if next.play(tree.node(child).col as usize) {
+            continue; // a win at once: `descend` proves it when it gets there
+        }
+        let reply = next.tactics();
+        if reply.wins != 0 || wins_by_threats(&next, &reply) {
+            tree.node_mut(child).kind = NodeKind::Loss;
         }
     }
 }

@@ -75,6 +75,13 @@ pub struct SearchConfig {
     /// Solver search only: at each expansion, look for a forced win by a chain of threats
     /// for the side to move, and mark the node proven when there is one.
     pub threat_sequences: bool,
+    /// Solver search only: at each expansion, also prove lost every new child after which
+    /// the opponent wins by a chain of threats (so a quiet move that sets up a chain is
+    /// refuted as soon as its node is expanded, not one reply at a time).
+    pub reply_sequences: bool,
+    /// Solver search only: stop before the deadline once the most visited root move cannot
+    /// be overtaken in the time left (a proven or forced root always stops).
+    pub early_stop: bool,
 }
 
 impl Default for SearchConfig {
@@ -85,6 +92,8 @@ impl Default for SearchConfig {
             tactical_playouts: true,
             keep_threats: true,
             threat_sequences: true,
+            reply_sequences: false,
+            early_stop: true,
         }
     }
 }

@@ -41,6 +41,8 @@ pub const LADDER_SEARCH: (Profile, f32, Techniques) = (
         endgame: true,
         transpositions: false,
         threat_sequences: false,
+        reply_sequences: false,
+        early_stop: true,
     },
 );
 
