@@ -144,22 +144,29 @@ pub fn read(path: &Path) -> Result<Vec<GameRecord>> {
     Ok(out)
 }
 
-/// Keeps only whole pairs (both games of a board), dropping duplicates, and rewrites
-/// the log atomically. Returns the kept records. Used by `--resume`: a pair with one
-/// game done is replayed whole so that paired statistics stay paired.
-pub fn keep_whole_pairs(path: &Path) -> Result<Vec<GameRecord>> {
-    let all = read(path)?;
+/// The records of whole pairs (both games of a board), duplicates dropped, in game order.
+/// A board played in one colour only would bias a paired score.
+pub fn whole_pairs(records: Vec<GameRecord>) -> Vec<GameRecord> {
     let mut by_id = std::collections::BTreeMap::new();
-    for rec in all {
+    for rec in records {
         by_id
             .entry((rec.pairing, rec.pair, rec.game))
             .or_insert(rec);
     }
-    let kept: Vec<GameRecord> = by_id
+    by_id
         .values()
         .filter(|r| by_id.contains_key(&(r.pairing, r.pair, 1 - r.game.min(1))))
         .cloned()
-        .collect();
+        .collect()
+}
+
+/// Keeps only whole pairs ([`whole_pairs`]) and rewrites the log atomically. Returns the
+/// kept records. Only `--resume` does this, before it appends: a pair with one game done is
+/// replayed whole so that paired statistics stay paired. Readers that only look at a run
+/// (`judge report`) use [`whole_pairs`] instead, because replacing the file under a match
+/// that is still running would leave it appending to the replaced, deleted file.
+pub fn keep_whole_pairs(path: &Path) -> Result<Vec<GameRecord>> {
+    let kept = whole_pairs(read(path)?);
     let tmp = path.with_extension("jsonl.tmp");
     {
         let mut f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;

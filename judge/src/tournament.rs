@@ -58,10 +58,11 @@ fn pairings_of_mode(mode: &str) -> fn(usize) -> Vec<Pairing> {
     }
 }
 
-/// `judge report` on a run that was stopped before its end (or whose summary is older than
-/// its game log): builds `summary.json` from `run.json` and the complete pairs of
-/// `games.jsonl`, prints the table, and returns true. Returns false, touching nothing, when
-/// the summary is already up to date.
+/// `judge report` on a run that was stopped before its end or is still running (its summary
+/// is older than its game log): builds `summary.json` from `run.json` and the complete pairs
+/// of `games.jsonl`, prints the table, and returns true. The game log is only read, so a
+/// match still running keeps appending to it. Returns false, touching nothing, when the
+/// summary is already up to date.
 pub fn summarize_stopped(dir: &Path) -> Result<bool> {
     let summary_path = dir.join("summary.json");
     let log_path = dir.join("games.jsonl");
@@ -84,7 +85,7 @@ pub fn summarize_stopped(dir: &Path) -> Result<bool> {
         .map(|s| crate::stats::parse_sprt(s).map_err(|e| anyhow::anyhow!("run.json sprt: {e}")))
         .transpose()?;
     // Only whole pairs: a board played in one colour only would bias the score.
-    let records = game_log::keep_whole_pairs(&log_path)?;
+    let records = game_log::whole_pairs(game_log::read(&log_path)?);
     let summary = report::summarize(&info.mode, &entrants, &pairings, &records, sprt.as_ref());
     std::fs::write(
         &summary_path,
@@ -93,7 +94,7 @@ pub fn summarize_stopped(dir: &Path) -> Result<bool> {
     .context("writing summary.json")?;
     print!("{}", report::render(&summary));
     println!(
-        "\n{} of {} planned games, whole pairs only (the run was stopped)",
+        "\n{} of {} planned games, whole pairs only (the run was stopped or is still running)",
         records.len(),
         pairings.len() * 2 * info.pairs as usize
     );

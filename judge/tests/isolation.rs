@@ -335,6 +335,10 @@ fn report_summarizes_a_stopped_run_from_its_whole_pairs() {
         .collect();
     std::fs::write(dir.join("games.jsonl"), kept.join("\n") + "\n").unwrap();
     std::fs::remove_file(dir.join("summary.json")).unwrap();
+    let log_inode = {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(dir.join("games.jsonl")).unwrap().ino()
+    };
     let out = Command::new(env!("CARGO_BIN_EXE_judge"))
         .args(["report", &d])
         .output()
@@ -342,6 +346,13 @@ fn report_summarizes_a_stopped_run_from_its_whole_pairs() {
     ok(&out);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("2 of 6 planned games"), "{stdout}");
+    // The log is only read: a match still running appends to the very same file, so the
+    // half-played pair stays in it, in place.
+    use std::os::unix::fs::MetadataExt;
+    let after = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    assert_eq!(after, kept.join("\n") + "\n");
+    let inode = |p: &std::path::Path| std::fs::metadata(p).unwrap().ino();
+    assert_eq!(inode(&dir.join("games.jsonl")), log_inode);
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["games"], 2);
