@@ -590,6 +590,40 @@ mod tests {
     }
 
     #[test]
+    fn reply_sequences_refute_moves_that_allow_a_chain_when_expanded() {
+        // Them holds (5,2),(5,3) with the bottom row open on both sides; Us to move. Any move
+        // away from columns 1 and 4 lets Them make an open three (two threats at once),
+        // except column 6, whose third stone threatens and wins the tempo.
+        let root = after(&[6, 2, 6, 3]);
+        let expanded = |reply_sequences| {
+            let mut tree = Tree::default();
+            let limits = SearchLimits {
+                max_iterations: Some(1),
+                ..SearchLimits::for_duration(std::time::Duration::from_secs(60), 1 << 20)
+            };
+            let config = SearchConfig {
+                reply_sequences,
+                ..SearchConfig::default()
+            };
+            let mut rng = SmallRng::seed_from_u64(3);
+            let mut graph = Transpositions::default();
+            search(&root, &mut tree, &mut graph, &config, &limits, &mut rng).unwrap();
+            (0..7)
+                .map(|c| tree.node(tree.child_by_col(ROOT, c).unwrap()).kind)
+                .collect::<Vec<_>>()
+        };
+        let with = expanded(true);
+        for c in [0, 2, 3, 5] {
+            assert_eq!(with[c], NodeKind::Loss, "column {c}: {with:?}");
+        }
+        for c in [1, 4, 6] {
+            assert_eq!(with[c], NodeKind::Open, "column {c}: {with:?}");
+        }
+        // Without, one iteration proves nothing below the root.
+        assert!(expanded(false).iter().all(|&k| k == NodeKind::Open));
+    }
+
+    #[test]
     fn random_bit_hits_every_set_bit() {
         let mut rng = SmallRng::seed_from_u64(1);
         let mut seen = 0u16;
