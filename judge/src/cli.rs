@@ -11,7 +11,7 @@ use clap::{Args, Parser, Subcommand};
 ///
 /// A player may carry environment variables for its own process: `LIB.so@KEY=VALUE[,...]`,
 /// e.g. `libgravity4.so@GRAVITY4_PROFILE=classic` plays the same file as another
-/// configuration (named `libgravity4@classic`).
+/// configuration (named `libgravity4@PROFILE=classic`).
 #[derive(Debug, Parser)]
 #[command(name = "judge", version, propagate_version = true)]
 pub struct Cli {

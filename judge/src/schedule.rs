@@ -57,7 +57,9 @@ pub fn split_player(spec: &Path) -> Result<(PathBuf, Vec<(String, String)>)> {
     Ok((PathBuf::from(lib), env))
 }
 
-/// Names players by file stem (plus `@` and the values of their environment settings);
+/// Names players by file stem, plus `@` and their environment settings as `KEY=VALUE`
+/// with the key's namespace word dropped (`GRAVITY4_DISABLE=reuse` shows as
+/// `DISABLE=reuse`: the value alone would read the same for enabling and disabling);
 /// repeated names get `#2`, `#3`...
 pub fn entrants(paths: &[PathBuf]) -> Result<Vec<Entrant>> {
     let mut seen: Vec<String> = Vec::new();
@@ -70,8 +72,14 @@ pub fn entrants(paths: &[PathBuf]) -> Result<Vec<Entrant>> {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| library.display().to_string());
             if !env.is_empty() {
-                let values: Vec<&str> = env.iter().map(|(_, v)| v.as_str()).collect();
-                stem = format!("{stem}@{}", values.join(","));
+                let settings: Vec<String> = env
+                    .iter()
+                    .map(|(k, v)| {
+                        let key = k.split_once('_').map_or(k.as_str(), |(_, rest)| rest);
+                        format!("{key}={v}")
+                    })
+                    .collect();
+                stem = format!("{stem}@{}", settings.join(","));
             }
             let mut name = stem.clone();
             let mut k = 2;
@@ -309,7 +317,10 @@ mod tests {
         ])
         .unwrap();
         let names: Vec<_> = e.iter().map(|e| e.name.as_str()).collect();
-        assert_eq!(names, ["g@classic", "g@strong,50", "g"]);
+        assert_eq!(
+            names,
+            ["g@PROFILE=classic", "g@PROFILE=strong,MOVE_MS=50", "g"]
+        );
         assert_eq!(e[1].library, PathBuf::from("lib/g.so"));
         assert_eq!(
             e[1].env,
