@@ -141,6 +141,10 @@ fn decided(
     f64::from(first - second) > still_to_come
 }
 
+/// With reply sequences, a node's children are checked for the opponent's chains on the
+/// iteration that finds the node with this many visits (1: as soon as they are created).
+const REPLY_CHECK_VISITS: u32 = 8;
+
 /// Walks to a new leaf, a proven node or the end of the game, expanding with tactics; then
 /// finishes with a tactical playout. Returns the outcome and the depth reached on `path`.
 /// With `GRAPH`, children are judged by their positions' shared means and `keys` receives
@@ -181,12 +185,13 @@ fn descend<const GRAPH: bool, R: RngCore>(
             let is_root = node == ROOT;
             // The root always gets children: the search must return a move even when the
             // position is decided, so it expands the win alone, or every move when all lose.
-            // With reply sequences the parent's expansion has already looked for this
-            // node's chain, and the root's own chain is found by its children's proofs.
+            // When reply sequences check children as they are created, the parent has
+            // already looked for this node's chain.
+            let checked_by_parent = config.reply_sequences && REPLY_CHECK_VISITS <= 1;
             if !is_root
                 && (tactics.wins != 0
                     || config.threat_sequences
-                        && !config.reply_sequences
+                        && !checked_by_parent
                         && wins_by_threats(scratch, &tactics))
             {
                 // The side to move wins at once or by force: the mover into this node has
@@ -209,9 +214,9 @@ fn descend<const GRAPH: bool, R: RngCore>(
             if !tree.expand_columns(node, order, candidates) {
                 return (playout(scratch, config, rng), depth);
             }
-            if config.reply_sequences {
-                prove_replies_lost(tree, node, scratch);
-            }
+        }
+        if config.reply_sequences && n.visits == REPLY_CHECK_VISITS {
+            prove_replies_lost(tree, node, scratch);
         }
         let (child, known) = if GRAPH {
             select_in_graph(tree, node, graph, scratch, config.exploration, tables)
@@ -255,14 +260,18 @@ fn descend<const GRAPH: bool, R: RngCore>(
     }
 }
 
-/// Marks lost (for the side to move at `at`) every child of `id` after which the opponent
-/// wins at once or by a chain of threats. `at` is the position of `id`, whose children were
-/// just added.
+/// Marks lost (for the side to move at `at`) every child of `id` not yet expanded after
+/// which the opponent wins at once or by a chain of threats. `at` is the position of `id`.
+/// (An expanded child has looked for its own chain.)
 #[inline(never)]
 fn prove_replies_lost(tree: &mut Tree, id: NodeId, at: &ThreatPosition) {
     let first = tree.node(id).first_child;
     for i in 0..tree.node(id).child_count as NodeId {
         let child = first + i;
+        let c = tree.node(child);
+        if c.kind != NodeKind::Open || c.child_count > 0 {
+            continue;
+        }
         let mut next = at.clone();
         if next.play(tree.node(child).col as usize) {
             continue; // a win at once: `descend` proves it when it gets there
@@ -590,15 +599,17 @@ mod tests {
     }
 
     #[test]
-    fn reply_sequences_refute_moves_that_allow_a_chain_when_expanded() {
+    fn reply_sequences_refute_moves_that_allow_a_chain() {
         // Them holds (5,2),(5,3) with the bottom row open on both sides; Us to move. Any move
         // away from columns 1 and 4 lets Them make an open three (two threats at once),
         // except column 6, whose third stone threatens and wins the tempo.
         let root = after(&[6, 2, 6, 3]);
+        // Enough iterations for the root to reach the visits at which children are checked;
+        // too few for most children to be expanded (and check themselves).
         let expanded = |reply_sequences| {
             let mut tree = Tree::default();
             let limits = SearchLimits {
-                max_iterations: Some(1),
+                max_iterations: Some(u64::from(REPLY_CHECK_VISITS) + 1),
                 ..SearchLimits::for_duration(std::time::Duration::from_secs(60), 1 << 20)
             };
             let config = SearchConfig {
@@ -619,8 +630,47 @@ mod tests {
         for c in [1, 4, 6] {
             assert_eq!(with[c], NodeKind::Open, "column {c}: {with:?}");
         }
-        // Without, one iteration proves nothing below the root.
-        assert!(expanded(false).iter().all(|&k| k == NodeKind::Open));
+        // Without, as few iterations leave some of those moves unproven.
+        let without = expanded(false);
+        assert!(
+            [0, 2, 3, 5].iter().any(|&c| without[c] == NodeKind::Open),
+            "{without:?}"
+        );
+    }
+
+    #[test]
+    fn early_stop_only_when_asked_and_the_leader_cannot_be_overtaken() {
+        let mut tree = Tree::default();
+        tree.prepare(1 << 20);
+        assert!(tree.expand_columns(ROOT, &[0, 1, 2], 0b111));
+        for (col, visits) in [(0, 1000), (1, 10), (2, 5)] {
+            let child = tree.child_by_col(ROOT, col).unwrap();
+            tree.node_mut(child).visits = visits;
+        }
+        let start = Instant::now();
+        let now = start + std::time::Duration::from_secs(1);
+        let limits = |left_ms| SearchLimits {
+            deadline: now + std::time::Duration::from_millis(left_ms),
+            max_iterations: None,
+            memory_bytes: 1 << 20,
+        };
+        let on = SearchConfig {
+            early_stop: true,
+            ..SearchConfig::default()
+        };
+        // 1015 iterations in 1 s: half a second more brings about 508, less than the lead
+        // of 990; two seconds more could overtake.
+        assert!(decided(&tree, &on, 1015, start, now, &limits(500)));
+        assert!(!decided(&tree, &on, 1015, start, now, &limits(2000)));
+        let off = SearchConfig {
+            early_stop: false,
+            ..on
+        };
+        assert!(!decided(&tree, &off, 1015, start, now, &limits(500)));
+        // A proven win at the root stops either way.
+        let win = tree.child_by_col(ROOT, 2).unwrap();
+        tree.node_mut(win).kind = NodeKind::Win;
+        assert!(decided(&tree, &off, 1015, start, now, &limits(2000)));
     }
 
     #[test]
