@@ -73,7 +73,7 @@ impl Techniques {
         transpositions: false,
         threat_sequences: true,
         reply_sequences: false,
-        early_stop: true,
+        early_stop: false,
     };
 
     /// [`Self::DEFAULT`] with the techniques named in the comma lists `enable` switched on,

@@ -93,7 +93,7 @@ impl Default for SearchConfig {
             keep_threats: true,
             threat_sequences: true,
             reply_sequences: false,
-            early_stop: true,
+            early_stop: false,
         }
     }
 }
