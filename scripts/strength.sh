@@ -11,12 +11,12 @@
 #                               same SPRT, seeds 31 and 37 as STRENGTH.md reports
 #   scripts/strength.sh sequences  threat sequences (forced chains of threats proven at
 #                               expansion) at GRAVITY4_MOVE_MS=100, same SPRT, seed 41
-#   scripts/strength.sh replies  reply sequences (each new child checked for the
-#                               opponent's chain at expansion) at GRAVITY4_MOVE_MS=100,
-#                               same SPRT, seed 43
-#   scripts/strength.sh early-stop  without the "cannot be overtaken" early stop (the
-#                               search uses its whole budget unless the root is decided)
-#                               at GRAVITY4_MOVE_MS=100, same SPRT, seed 47
+#   scripts/strength.sh replies  reply sequences (a node's children checked for the
+#                               opponent's chains at its 8th visit) at GRAVITY4_MOVE_MS=100,
+#                               same SPRT, seed 53
+#   scripts/strength.sh early-stop  the default (whole budget unless the root is decided)
+#                               vs the "cannot be overtaken" early stop, at
+#                               GRAVITY4_MOVE_MS=100, same SPRT, seed 47
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh ladder  default vs every rung of target/ladder (run
 #                               scripts/build-ladder.sh first) at GRAVITY4_MOVE_MS
@@ -74,11 +74,15 @@ sequences)
     ;;
 replies)
     export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
-    ab 11-reply-sequences "GRAVITY4_ENABLE=reply-sequences" "GRAVITY4_PROFILE=strong" 200 43
+    # Step 11 (seed 43) checked every child when created; the code now checks at a node's
+    # 8th visit, which is what this measures.
+    ab 13-reply-sequences-8 "GRAVITY4_ENABLE=reply-sequences" "GRAVITY4_PROFILE=strong" 200 53
     ;;
 early-stop)
     export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
-    ab 12-no-early-stop "GRAVITY4_DISABLE=early-stop" "GRAVITY4_PROFILE=strong" 200 47
+    # Step 12 (seed 47) ran when the early stop was the default: A DISABLE=early-stop, B the
+    # default. Now the default has no early stop, so the same pair is A default, B ENABLE.
+    ab 12-no-early-stop "GRAVITY4_PROFILE=strong" "GRAVITY4_ENABLE=early-stop" 200 47
     ;;
 full)
     export GRAVITY4_MOVE_MS=2000

@@ -30,7 +30,7 @@ pub fn choose_with_share(request: &Request, permille: u32) -> usize {
 
 /// The search the UCT rungs play, fixed: the strong profile with the exploration constant
 /// and techniques it had when the ladder was measured (UCB1 c = 0.8; proofs, tactics, tree
-/// reuse and the endgame solver; no transposition table).
+/// reuse, the endgame solver and the early stop; no transposition table).
 pub const LADDER_SEARCH: (Profile, f32, Techniques) = (
     Profile::Strong,
     0.8,
