@@ -15,8 +15,11 @@
 //! - Transpositions: given a prepared [`Transpositions`] table, a move is judged by the mean
 //!   of every iteration through the position it leads to, by any move order; the tree's own
 //!   counts still drive exploration (Monte-Carlo graph search).
-//! - Time: the search stops when the root is proven, when the root has one candidate, or
-//!   when the most visited move can no longer be overtaken before the deadline.
+//! - Reply sequences (optional): a node the search returns to has its unexpanded children
+//!   checked for the opponent's chains, so a quiet move that sets one up is refuted at once.
+//! - Time: the search stops when the root is proven, has a proven winning move or has one
+//!   candidate; optionally also when the most visited move can no longer be overtaken before
+//!   the deadline.
 
 use super::playout::{Outcome, random_playout};
 use super::threat_sequence::wins_by_threats;
@@ -268,12 +271,12 @@ fn prove_replies_lost(tree: &mut Tree, id: NodeId, at: &ThreatPosition) {
     let first = tree.node(id).first_child;
     for i in 0..tree.node(id).child_count as NodeId {
         let child = first + i;
-        let c = tree.node(child);
+        let c = *tree.node(child);
         if c.kind != NodeKind::Open || c.child_count > 0 {
             continue;
         }
         let mut next = at.clone();
-        if next.play(tree.node(child).col as usize) {
+        if next.play(c.col as usize) {
             continue; // a win at once: `descend` proves it when it gets there
         }
         let reply = next.tactics();

@@ -75,12 +75,12 @@ pub struct SearchConfig {
     /// Solver search only: at each expansion, look for a forced win by a chain of threats
     /// for the side to move, and mark the node proven when there is one.
     pub threat_sequences: bool,
-    /// Solver search only: at each expansion, also prove lost every new child after which
-    /// the opponent wins by a chain of threats (so a quiet move that sets up a chain is
-    /// refuted as soon as its node is expanded, not one reply at a time).
+    /// Solver search only: when the search finds a node with 8 visits, prove lost each of its
+    /// unexpanded children after which the opponent wins by a chain of threats (so a quiet
+    /// move that sets up a chain is refuted at once, not one reply at a time).
     pub reply_sequences: bool,
     /// Solver search only: stop before the deadline once the most visited root move cannot
-    /// be overtaken in the time left (a proven or forced root always stops).
+    /// be overtaken in the time left (a proven, won or forced root always stops).
     pub early_stop: bool,
 }
 
