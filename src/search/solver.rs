@@ -126,8 +126,10 @@ fn decided(
     if children.len() == 1 || children.iter().any(|c| c.kind == NodeKind::Win) {
         return true;
     }
+    // Fixed-work runs (tests, benches) do exactly the work asked; without the early stop
+    // the search uses its whole budget.
     if limits.max_iterations.is_some() || !config.early_stop {
-        return false; // fixed-work runs (tests, benches) do exactly the work asked
+        return false;
     }
     let (mut first, mut second) = (0u32, 0u32);
     for c in live() {
@@ -145,7 +147,7 @@ fn decided(
 }
 
 /// With reply sequences, a node's children are checked for the opponent's chains on the
-/// iteration that finds the node with this many visits (1: as soon as they are created).
+/// iteration that finds the node with this many visits.
 const REPLY_CHECK_VISITS: u32 = 8;
 
 /// Walks to a new leaf, a proven node or the end of the game, expanding with tactics; then
@@ -188,14 +190,9 @@ fn descend<const GRAPH: bool, R: RngCore>(
             let is_root = node == ROOT;
             // The root always gets children: the search must return a move even when the
             // position is decided, so it expands the win alone, or every move when all lose.
-            // When reply sequences check children as they are created, the parent has
-            // already looked for this node's chain.
-            let checked_by_parent = config.reply_sequences && REPLY_CHECK_VISITS <= 1;
             if !is_root
                 && (tactics.wins != 0
-                    || config.threat_sequences
-                        && !checked_by_parent
-                        && wins_by_threats(scratch, &tactics))
+                    || config.threat_sequences && wins_by_threats(scratch, &tactics))
             {
                 // The side to move wins at once or by force: the mover into this node has
                 // lost.
@@ -279,8 +276,8 @@ fn prove_replies_lost(tree: &mut Tree, id: NodeId, at: &ThreatPosition) {
         if next.play(c.col as usize) {
             continue; // a win at once: `descend` proves it when it gets there
         }
-        let reply = next.tactics();
-        if reply.wins != 0 || wins_by_threats(&next, &reply) {
+        // A win at once counts as a chain of length zero.
+        if wins_by_threats(&next, &next.tactics()) {
             tree.node_mut(child).kind = NodeKind::Loss;
         }
     }
