@@ -130,6 +130,18 @@ pub enum PositionError {
 /// Only positions reachable under the rules can be built: [`Position::new`] gives the empty
 /// board and [`Position::from_course`] validates the judge's arrays. Past that, [`Position::play`]
 /// keeps every invariant (no four in a row before the last move, `top` consistent with stones).
+/// A board's size and blocked cell. Position keys hash stones only, so the tables kept
+/// between moves empty themselves when the geometry changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    /// Number of rows.
+    pub rows: usize,
+    /// Number of columns.
+    pub cols: usize,
+    /// The blocked cell as `(row, col)`.
+    pub blocked: (usize, usize),
+}
+
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     lines: [[u16; LINES]; 2],
@@ -339,6 +351,16 @@ impl Position {
     #[inline]
     pub fn blocked(&self) -> (usize, usize) {
         (self.blocked_row as usize, self.blocked_col as usize)
+    }
+
+    /// The board's size and blocked cell: what a table keyed by stones alone must match.
+    #[inline]
+    pub fn geometry(&self) -> Geometry {
+        Geometry {
+            rows: self.rows(),
+            cols: self.cols(),
+            blocked: self.blocked(),
+        }
     }
 
     /// True iff `(row, col)` is the blocked cell.

@@ -15,7 +15,7 @@
 //! fewer stones than the last one means a new game and empties it, so the many-game
 //! processes of the course's runner do not fill it with the past.
 
-use crate::position::{Position, Side};
+use crate::position::{Geometry, Position, Side};
 
 /// Entries per bucket: four 16-byte entries fill one 64-byte cache line.
 const BUCKET: usize = 4;
@@ -36,24 +36,6 @@ struct Entry {
     visits: u32,
     /// Their results in half points (win 2, tie 1, loss 0), as in the tree's nodes.
     half_points: u32,
-}
-
-/// The board a table's keys belong to: keys hash stones only, so a table never mixes boards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Geometry {
-    rows: usize,
-    cols: usize,
-    blocked: (usize, usize),
-}
-
-impl Geometry {
-    fn of(pos: &Position) -> Geometry {
-        Geometry {
-            rows: pos.rows(),
-            cols: pos.cols(),
-            blocked: pos.blocked(),
-        }
-    }
 }
 
 /// The shared statistics; see the module docs.
@@ -88,7 +70,7 @@ impl Transpositions {
     /// has fewer stones than the last root (a new game). Otherwise the statistics are kept:
     /// they stay true of their positions.
     pub fn prepare(&mut self, root: &Position, max_bytes: usize) {
-        let geometry = Geometry::of(root);
+        let geometry = root.geometry();
         let ply = root.ply() as u32;
         let len = (max_bytes / std::mem::size_of::<Entry>()).max(BUCKET);
         let len = 1 << (usize::BITS - 1 - len.leading_zeros()); // a power of two, rounded down
