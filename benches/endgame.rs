@@ -3,9 +3,16 @@
 //!
 //! Run: `cargo bench --bench endgame` (prints median and worst solve time per bucket; a
 //! timeout is counted when a solve exceeds the per-position limit).
+//!
+//! A first table shows how far the solver reaches *in a game*: along the long games of our
+//! 2 s matches (`benches/data/long-games.txt`), from `MAX_EMPTY` empty cells, one side tries a solve
+//! of 200 ms (its share at the default 2 s) at each of its turns, once with a fresh table
+//! per attempt and once with one table kept over the game, as the library keeps it. It
+//! prints the empty cells at the first attempt that finished (more is earlier, better).
+//! `cargo bench --bench endgame -- reach 3` prints only that table, for every third game.
 
 use gravity4::position::Position;
-use gravity4::search::endgame::solve_root;
+use gravity4::search::endgame::{EndgameTable, MAX_EMPTY, solve_root};
 use gravity4::search::solver::tactical_playout;
 use gravity4::threats::ThreatPosition;
 use rand::rngs::SmallRng;
@@ -14,6 +21,10 @@ use std::time::{Duration, Instant};
 
 const LIMIT: Duration = Duration::from_millis(2000);
 const SAMPLES: usize = 12;
+/// The solver's share of a 2 s move.
+const SHARE: Duration = Duration::from_millis(200);
+/// Where the reach table starts trying: where the library does.
+const REACH_FROM: usize = MAX_EMPTY;
 
 /// A position with exactly `empty` empty cells from a tactical random game, if the game
 /// lasts that long.
@@ -44,7 +55,80 @@ fn late_position(rng: &mut SmallRng, empty: usize) -> Option<Position> {
     Some(pos)
 }
 
+/// The long games of 2 s matches: per line the board (`M N noX noY`) and the columns played.
+const LONG_GAMES: &str = include_str!("data/long-games.txt");
+
+/// One game's positions at the turns of the side to move when `REACH_FROM` cells are left.
+fn game_turns(line: &str) -> Vec<Position> {
+    let numbers: Vec<usize> = line
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let (board, moves) = numbers.split_at(4);
+    let mut pos = Position::new(board[0], board[1], board[2], board[3]).unwrap();
+    let mut turns: Vec<Position> = Vec::new();
+    for &col in moves {
+        let parity_ok = turns.first().is_none_or(|t| t.ply() % 2 == pos.ply() % 2);
+        if pos.empty_cells() <= REACH_FROM && parity_ok {
+            turns.push(pos.clone());
+        }
+        if pos.play(col) {
+            break;
+        }
+    }
+    turns
+}
+
+/// Empty cells at the first of `turns` whose solve finished within `SHARE` (0 if none),
+/// with a table kept over the game or a fresh one per turn.
+fn first_solved(turns: &[Position], kept: bool) -> usize {
+    let mut table = EndgameTable::for_board(&turns[0]);
+    for pos in turns {
+        if !kept {
+            table = EndgameTable::for_board(pos);
+        }
+        if solve_root(pos, &mut table, Instant::now() + SHARE).complete {
+            return pos.empty_cells();
+        }
+    }
+    0
+}
+
+/// The reach table (see the module docs), over every `every`-th long game.
+fn reach_in_games(every: usize) {
+    println!(
+        "first solve within {} ms in long 2 s games, from {REACH_FROM} empty cells",
+        SHARE.as_millis()
+    );
+    println!("{:>6} {:>12} {:>12}", "game", "fresh table", "kept table");
+    let lines = LONG_GAMES.lines().filter(|l| !l.starts_with('#'));
+    let (mut fresh_sum, mut kept_sum, mut games) = (0, 0, 0);
+    for (index, line) in lines.enumerate().step_by(every) {
+        let turns = game_turns(line);
+        let (fresh, kept) = (first_solved(&turns, false), first_solved(&turns, true));
+        println!("{index:>6} {fresh:>12} {kept:>12}");
+        fresh_sum += fresh;
+        kept_sum += kept;
+        games += 1;
+    }
+    println!(
+        "{:>6} {:>12.1} {:>12.1}",
+        "mean",
+        fresh_sum as f64 / games as f64,
+        kept_sum as f64 / games as f64
+    );
+}
+
 fn main() {
+    // `cargo bench --bench endgame -- reach N`: only the reach table, every N-th game.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "reach") {
+        let every = args.get(at + 1).and_then(|n| n.parse().ok()).unwrap_or(1);
+        reach_in_games(every);
+        return;
+    }
+    reach_in_games(1);
+    println!();
     let mut rng = SmallRng::seed_from_u64(7);
     println!(
         "{:>6} {:>8} {:>12} {:>12} {:>9}",
@@ -58,9 +142,11 @@ fn main() {
                 continue;
             };
             let start = Instant::now();
-            match solve_root(&pos, start + LIMIT) {
-                Some(_) => times.push(start.elapsed().as_secs_f64() * 1e3),
-                None => timeouts += 1,
+            let mut table = EndgameTable::for_board(&pos);
+            if solve_root(&pos, &mut table, start + LIMIT).complete {
+                times.push(start.elapsed().as_secs_f64() * 1e3);
+            } else {
+                timeouts += 1;
             }
         }
         times.sort_by(f64::total_cmp);

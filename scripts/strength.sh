@@ -17,6 +17,10 @@
 #   scripts/strength.sh early-stop  the default (whole budget unless the root is decided)
 #                               vs the "cannot be overtaken" early stop, at
 #                               GRAVITY4_MOVE_MS=100, same SPRT, seed 47
+#   scripts/strength.sh endgame-reach  the solver tried earlier the longer the move (44
+#                               empties at 200 ms, 57 at 2 s), its table kept between
+#                               moves, vs commit 5b794f6 (40 empties, a table per move),
+#                               at GRAVITY4_MOVE_MS=200, same SPRT, seed 59
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh ladder  default vs every rung of target/ladder (run
 #                               scripts/build-ladder.sh first) at GRAVITY4_MOVE_MS
@@ -41,6 +45,18 @@ ab() {
     rm -rf "$OUT/$name"
     "$JUDGE" match "$LIB@$a" "$LIB@$b" --pairs "$pairs" --seed "$seed" --out "$OUT/$name" -q \
         "${CONCURRENCY[@]}" --sprt elo0=0 elo1=30 alpha=0.05 beta=0.05
+}
+
+# The library as built at commit $1, in a worktree under target/at/ (for A/B runs against
+# an earlier version); prints its path.
+library_at() {
+    local commit=$1 dir=target/at/$1
+    if [ ! -f "$dir/target/release/libgravity4.so" ]; then
+        rm -rf "$dir"
+        git worktree add --detach -f "$dir" "$commit" >&2
+        (cd "$dir" && cargo build --release -q -p gravity4) >&2
+    fi
+    echo "$dir/target/release/libgravity4.so"
 }
 
 case "${1:-chain}" in
@@ -84,6 +100,16 @@ early-stop)
     # default. Now the default has no early stop, so the same pair is A default, B ENABLE.
     ab 12-no-early-stop "GRAVITY4_PROFILE=strong" "GRAVITY4_ENABLE=early-stop" 200 47
     ;;
+endgame-reach)
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+    base=$(library_at 5b794f6)
+    # Copies, so a rebuild while the match runs changes neither side.
+    mkdir -p "$OUT/libs" && cp "$LIB" "$OUT/libs/endgame-reach.so" && cp "$base" "$OUT/libs/5b794f6.so"
+    rm -rf "$OUT/14-endgame-reach"
+    "$JUDGE" match "$OUT/libs/endgame-reach.so" "$OUT/libs/5b794f6.so" --pairs 200 --seed 59 \
+        --out "$OUT/14-endgame-reach" -q "${CONCURRENCY[@]}" \
+        --sprt elo0=0 elo1=30 alpha=0.05 beta=0.05
+    ;;
 full)
     export GRAVITY4_MOVE_MS=2000
     rm -rf "$OUT/full-default-vs-classic"
@@ -98,7 +124,7 @@ ladder)
         --out "$OUT/ladder-$GRAVITY4_MOVE_MS-seed$SEED" -q "${CONCURRENCY[@]}"
     ;;
 *)
-    echo "usage: $0 chain|tune|late|sequences|full|ladder" >&2
+    echo "usage: $0 chain|tune|late|sequences|replies|early-stop|endgame-reach|full|ladder" >&2
     exit 2
     ;;
 esac

@@ -9,6 +9,9 @@
 //! - For the strong profile, the transposition table: its statistics belong to positions,
 //!   not to a game or a side, so they stay valid as long as the board does (a different
 //!   board size or blocked cell empties it).
+//! - For the strong profile, the exact endgame solver's table: its bounds are facts about
+//!   positions (keyed with the side to move), so an attempt that ran out of time leaves the
+//!   next one a head start. A different board empties it.
 //! - For the strong profile, the last search: its root position, the move we chose and the
 //!   tree. If the new position is exactly that root plus our move plus the opponent's reply
 //!   (`lastX, lastY`), the search continues from that grandchild's subtree. Anything else (a
@@ -20,14 +23,16 @@
 
 use crate::ffi::Request;
 use crate::position::Position;
+use crate::search::endgame::{self, EndgameTable};
 use crate::search::transpositions::Transpositions;
 use crate::search::tree::NodeKind;
 use crate::search::tree::{ROOT, Tree};
-use crate::search::{SearchConfig, SearchLimits, SearchReport, endgame, solver, uct};
+use crate::search::{SearchConfig, SearchLimits, SearchReport, solver, uct};
 use crate::settings::{Profile, Settings};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::sync::{Mutex, TryLockError};
+use std::time::Duration;
 
 /// The state kept between calls.
 #[derive(Default)]
@@ -35,6 +40,8 @@ struct Session {
     tree: Tree,
     /// Shared statistics per position (strong profile); kept while the board stays the same.
     graph: Transpositions,
+    /// The exact solver's bounds (strong profile); kept while the board stays the same.
+    endgame: EndgameTable,
     last: Option<LastSearch>,
 }
 
@@ -91,7 +98,7 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
             let endgame = settings
                 .techniques
                 .endgame
-                .then(|| solve_endgame(request, settings));
+                .then(|| solve_endgame(request, settings, &mut session.endgame));
             let mut switched_off = Transpositions::default();
             let graph = if settings.techniques.transpositions {
                 session
@@ -156,28 +163,44 @@ enum Endgame {
     Excluded(u16),
 }
 
-/// Runs the exact solver when few cells are left, within a share of the budget.
-fn solve_endgame(request: &Request, settings: &Settings) -> Option<Endgame> {
+/// The most empty cells at which the solver is tried with `share` of time: 44 at 20 ms (the
+/// share of a 200 ms move), 4 more per doubling, at most [`endgame::MAX_EMPTY`] (57 at the
+/// default 2 s). In real games a 20 ms solve first finishes at 47 empty cells on average and
+/// a 200 ms one at 52 (`cargo bench --bench endgame`); an attempt that does not finish costs
+/// the search its share, which a short move can afford less, and one that is tried early
+/// leaves its table to the next.
+fn endgame_max_empty(share: Duration) -> usize {
+    let doublings = (share.as_secs_f64() / 0.020).log2();
+    let max_empty = 44.0 + 4.0 * doublings;
+    max_empty.clamp(0.0, endgame::MAX_EMPTY as f64) as usize
+}
+
+/// Runs the exact solver when few cells are left, within a share of the budget. What it
+/// settled before the deadline counts even when it did not finish.
+fn solve_endgame(
+    request: &Request,
+    settings: &Settings,
+    table: &mut EndgameTable,
+) -> Option<Endgame> {
     let pos = &request.position;
-    if pos.empty_cells() > endgame::MAX_EMPTY {
+    let share = settings.budget.mul_f64(ENDGAME_SHARE);
+    if pos.empty_cells() > endgame_max_empty(share) {
         return None;
     }
-    let deadline = request.entry + settings.budget.mul_f64(ENDGAME_SHARE);
-    let (values, nodes) = endgame::solve_root(pos, deadline)?;
-    if let Some(col) = values.iter().position(|&v| v == Some(1)) {
+    let deadline = request.entry + share;
+    table.prepare(pos);
+    let solve = endgame::solve_root(pos, table, deadline);
+    if let Some(col) = solve.winning_move() {
         return Some(Endgame::Win(SearchReport {
             proof: NodeKind::Win,
             col,
             winrate: 1.0,
-            iterations: nodes,
+            iterations: solve.nodes,
             nodes: 0,
         }));
     }
-    let losing = values
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| **v == Some(-1))
-        .fold(0u16, |m, (c, _)| m | 1 << c);
+    let losing = solve.losing_moves();
+    // When every move loses, the search still picks the one that resists longest.
     let open = pos.open_columns();
     Some(Endgame::Excluded(if losing == open { 0 } else { losing }))
 }
@@ -235,6 +258,16 @@ mod tests {
     /// When the endgame solver proves a win, the move is played without a search and the
     /// tree may be empty; the next call continues that game. Looking for the subtree then
     /// indexed the empty tree, panicked, and the FFI played a blind fallback move.
+    #[test]
+    fn the_solver_is_tried_earlier_with_more_time() {
+        let ms = |ms| endgame_max_empty(Duration::from_millis(ms));
+        assert_eq!(ms(20), 44);
+        assert_eq!(ms(40), 48);
+        assert_eq!(ms(200), 57);
+        assert_eq!(ms(2000), endgame::MAX_EMPTY);
+        assert!(ms(1) < ms(10) && ms(0) == 0);
+    }
+
     #[test]
     fn reuse_after_a_move_played_without_a_search() {
         let root = Position::new(9, 9, 0, 0).unwrap();

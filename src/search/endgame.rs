@@ -3,27 +3,35 @@
 //! Values are from the side to move: +1 win, 0 tie, -1 loss. Moves come from
 //! [`Tactics::candidates`](crate::threats::Tactics::candidates) (wins end the search, forced
 //! blocks are the only move, moves that lose on the spot are left out), centre first. The
-//! search is time-boxed: it gives up (returns `None`) at the deadline rather than overrun.
+//! search is time-boxed: it stops at the deadline rather than overrun, and keeps the root
+//! moves it finished.
+//!
+//! Its table outlives the call ([`EndgameTable`], kept by [`crate::session`]): a solve that
+//! runs out of time leaves every subtree it finished in the table, so the attempt two plies
+//! later, in a position the first one searched under, starts from those and reaches further.
 
+use super::transpositions::position_key;
 use super::uct::centre_first;
-use crate::position::{MAX_SIZE, Position};
+use crate::position::{Geometry, MAX_SIZE, Position};
 use crate::threats::ThreatPosition;
 use std::time::Instant;
 
-/// Positions with at most this many empty cells are offered to the solver. Measured with
-/// `cargo bench --bench endgame` (late positions of tactical games on 9..12 boards, 12 per
-/// row, 2 s limit): with threat ordering and the packed table, up to 40 empties every solve
-/// finished, the worst in 207 ms (the median under 5 ms); at 44, 4 of 12 timed out. The
-/// solver has 10% of the budget ([`crate::session`]), 200 ms at the default 2 s. (The first
-/// solver, centre-first order and a `HashMap`, took 676 ms at 32 and timed out at 40.)
-pub const MAX_EMPTY: usize = 40;
+/// The most empty cells a position offered to the solver may have; [`crate::session`]
+/// offers fewer at short budgets. Random late positions are hard: `cargo bench --bench
+/// endgame` solves every one up to 44 empties within 2 s, but 2 of 12 at 48 and 6 of 12 at
+/// 56 time out. Positions of real games are easier: along the long games of our 2 s matches
+/// (the bench's reach table, table kept between moves) the first solve within 200 ms (the
+/// share at 2 s) came at 51-52 empty cells on average, at 60 in some games; within 20 ms
+/// (the share at 200 ms), at 47.
+pub const MAX_EMPTY: usize = 60;
 
 /// Nodes between clock reads.
 const CLOCK_EVERY: u64 = 4096;
 
-/// Transposition-table slots: 2^18 packed `u64` entries, 2 MiB, allocated per solve (zeroed
-/// pages cost nothing until touched; a solve touches a few thousand).
-const TABLE_SLOTS: usize = 1 << 18;
+/// Transposition-table slots: 2^20 packed `u64` entries, 8 MiB, allocated once per board
+/// (zeroed pages cost nothing until touched). In the reach table, 2^22 slots reached no
+/// further and a fresh 32 MiB table lost 4 empty cells of reach at 20 ms to page faults.
+const TABLE_SLOTS: usize = 1 << 20;
 
 /// The value of each root move, by column, for the side to move; `None` for columns that
 /// cannot be played.
@@ -37,20 +45,37 @@ enum Bound {
     Upper(i8),
 }
 
-/// A fixed-size, always-replace table of [`Bound`]s. Each slot is one `u64`: the position's
-/// key with its low four bits replaced by the bound's code (0 = empty), so a probe is one
-/// load and one compare. Two keys that differ only in those four bits would share a slot's
-/// tag, but they index different slots (the index comes from the bits above them).
-struct Table {
+/// The solver's transposition table, kept between moves and games on one board.
+///
+/// A fixed-size, always-replace table of bounds. Each slot is one `u64`: the position's key
+/// (stones and side to move) with its low four bits replaced by the bound's code (0 =
+/// empty), so a probe is one load and one compare. Two keys that differ only in those four
+/// bits would share a slot's tag, but they index different slots (the index comes from the
+/// bits above them). Bounds are facts about positions, true in any game, so the table is
+/// only emptied when the board's size or blocked cell changes.
+#[derive(Default)]
+pub struct EndgameTable {
     slots: Vec<u64>,
+    geometry: Option<Geometry>,
 }
 
-impl Table {
+impl EndgameTable {
     const CODE_BITS: u64 = 0xF;
 
-    fn new() -> Table {
-        Table {
-            slots: vec![0; TABLE_SLOTS],
+    /// A table ready for `root`'s board.
+    pub fn for_board(root: &Position) -> EndgameTable {
+        let mut table = EndgameTable::default();
+        table.prepare(root);
+        table
+    }
+
+    /// Makes the table ready for a solve from `root`: allocates it on first use and empties
+    /// it when the board differs from the last solve's.
+    pub fn prepare(&mut self, root: &Position) {
+        let geometry = root.geometry();
+        if self.slots.len() != TABLE_SLOTS || self.geometry != Some(geometry) {
+            self.slots = vec![0; TABLE_SLOTS];
+            self.geometry = Some(geometry);
         }
     }
 
@@ -91,17 +116,47 @@ impl Table {
     }
 }
 
-struct Solver {
-    table: Table,
+struct Solver<'t> {
+    table: &'t mut EndgameTable,
     nodes: u64,
     deadline: Instant,
     order: Vec<usize>,
 }
 
-/// Solves every root move of `root` by `deadline`. Returns `None` if time ran out.
-pub fn solve_root(root: &Position, deadline: Instant) -> Option<(RootValues, u64)> {
+/// What a root solve found by its deadline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootSolve {
+    /// The value of each root move solved; `None` for columns not solved or not open.
+    pub values: RootValues,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// True when every open column was solved, or a winning move was found (the others
+    /// then do not matter and are left unsolved).
+    pub complete: bool,
+}
+
+impl RootSolve {
+    /// A move proven to win, if one was found.
+    pub fn winning_move(&self) -> Option<usize> {
+        self.values.iter().position(|&v| v == Some(1))
+    }
+
+    /// The moves proven to lose, one bit per column.
+    pub fn losing_moves(&self) -> u16 {
+        self.values
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v == Some(-1))
+            .fold(0, |mask, (col, _)| mask | 1 << col)
+    }
+}
+
+/// Solves the root moves of `root` until `deadline`, most promising first (as inside the
+/// search), and stops at the first win. `table` must be prepared for `root`'s board.
+pub fn solve_root(root: &Position, table: &mut EndgameTable, deadline: Instant) -> RootSolve {
+    debug_assert_eq!(table.geometry, Some(root.geometry()));
     let mut solver = Solver {
-        table: Table::new(),
+        table,
         nodes: 0,
         deadline,
         order: centre_first(root.cols())
@@ -111,24 +166,50 @@ pub fn solve_root(root: &Position, deadline: Instant) -> Option<(RootValues, u64
     };
     let tp = ThreatPosition::new(root.clone());
     let mut values = vec![None; root.cols()];
-    for &col in &solver.order.clone() {
-        if !root.can_play(col) {
-            continue;
-        }
-        let mut child = tp.clone();
-        let value = if child.play(col) {
-            1
-        } else if child.position().empty_cells() == 0 {
-            0
-        } else {
-            -solver.negamax(&child, -1, 1)?
+    let tactics = tp.tactics();
+    if tactics.wins != 0 {
+        values[tactics.wins.trailing_zeros() as usize] = Some(1);
+        return RootSolve {
+            values,
+            nodes: 1,
+            complete: true,
         };
-        values[col] = Some(value);
     }
-    Some((values, solver.nodes))
+    let candidates = tactics.candidates();
+    // The open moves the tactics leave out lose by force (see `Tactics::candidates`).
+    for col in (0..root.cols()).filter(|&c| tactics.open & !candidates & (1 << c) != 0) {
+        values[col] = Some(-1);
+    }
+    let cols: Vec<usize> = (solver.order.iter().copied())
+        .filter(|&c| candidates & (1 << c) != 0)
+        .collect();
+    let (children, order, count) = solver.ordered_children(&tp, candidates);
+    let mut complete = true;
+    for &i in &order[..count] {
+        let child = children[i as usize]
+            .as_ref()
+            .expect("filled for each index");
+        let value = if child.position().empty_cells() == 0 {
+            0
+        } else if let Some(value) = solver.negamax(child, -1, 1) {
+            -value
+        } else {
+            complete = false;
+            break;
+        };
+        values[cols[i as usize]] = Some(value);
+        if value == 1 {
+            break;
+        }
+    }
+    RootSolve {
+        values,
+        nodes: solver.nodes,
+        complete,
+    }
 }
 
-impl Solver {
+impl Solver<'_> {
     /// The value of `tp` for the side to move, searched in the window `(alpha, beta)`.
     fn negamax(&mut self, tp: &ThreatPosition, mut alpha: i8, mut beta: i8) -> Option<i8> {
         self.nodes += 1;
@@ -143,7 +224,7 @@ impl Solver {
         if candidates == 0 {
             return Some(-1);
         }
-        let key = tp.key();
+        let key = position_key(tp.key(), tp.position().to_move());
         let original_alpha = alpha;
         match self.table.get(key) {
             Some(Bound::Exact(v)) => return Some(v),
@@ -225,6 +306,7 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Side;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
     use std::ops::RangeInclusive;
@@ -232,7 +314,8 @@ mod tests {
 
     #[test]
     fn the_table_returns_what_was_put_and_nothing_else() {
-        let mut table = Table::new();
+        let board = Position::new(6, 7, 0, 0).unwrap();
+        let mut table = EndgameTable::for_board(&board);
         let key = 0x1234_5678_9ABC_DEF0u64;
         assert_eq!(table.get(key), None);
         for bound in [-1, 0, 1]
@@ -245,7 +328,7 @@ mod tests {
             assert_eq!(table.get(key ^ 1 << 40), None);
         }
         // A key whose tag is all zero, probing an empty slot.
-        assert_eq!(Table::new().get(0x7), None);
+        assert_eq!(EndgameTable::for_board(&board).get(0x7), None);
     }
 
     /// Plain minimax over every legal move, no pruning, no table: obviously correct, slow.
@@ -333,14 +416,24 @@ mod tests {
         exact: fn(&Position, usize) -> i8,
     ) {
         let mut rng = SmallRng::seed_from_u64(seed);
+        // One table for every position, as a session keeps it: earlier solves (and other
+        // board sizes) must change no later value.
+        let mut table = EndgameTable::default();
         let mut checked = 0;
         while checked < count {
             let Some(pos) = make(&mut rng) else { continue };
-            let (values, _) = solve_root(&pos, Instant::now() + Duration::from_secs(60)).unwrap();
-            for (col, value) in values.iter().enumerate() {
+            table.prepare(&pos);
+            let solve = solve_root(&pos, &mut table, Instant::now() + Duration::from_secs(60));
+            assert!(solve.complete);
+            for (col, value) in solve.values.iter().enumerate() {
                 if let Some(v) = *value {
                     assert_eq!(v, exact(&pos, col), "col {col}\n{pos:?}");
                 }
+            }
+            // Complete means every open column is valued, unless a win made them moot.
+            if solve.winning_move().is_none() {
+                let valued = (0..pos.cols()).filter(|&c| solve.values[c].is_some());
+                assert_eq!(valued.fold(0u16, |m, c| m | 1 << c), pos.open_columns());
             }
             checked += 1;
         }
@@ -390,7 +483,87 @@ mod tests {
     fn gives_up_at_the_deadline() {
         let pos = Position::new(12, 12, 0, 0).unwrap();
         let start = Instant::now();
-        assert!(solve_root(&pos, start + Duration::from_millis(30)).is_none());
+        let mut table = EndgameTable::for_board(&pos);
+        let solve = solve_root(&pos, &mut table, start + Duration::from_millis(30));
+        assert!(!solve.complete);
         assert!(start.elapsed() < Duration::from_millis(500));
+    }
+
+    /// The course board (`top`, `board`) of `pos`, with `Side::Us` as 2.
+    fn course_board(pos: &Position) -> (Vec<i32>, Vec<i32>) {
+        let (rows, cols) = (pos.rows(), pos.cols());
+        let board = (0..rows * cols)
+            .map(|i| match pos.stone(i / cols, i % cols) {
+                Some(Side::Us) => 2,
+                Some(Side::Them) => 1,
+                None => 0,
+            })
+            .collect();
+        let top = (0..cols).map(|c| pos.top(c) as i32).collect();
+        (top, board)
+    }
+
+    /// The same stones as `pos` (Us to move, Us started) but Them to move, as in a game Them
+    /// started: the course board without one of Us's topmost stones, which Us then plays.
+    fn same_stones_them_to_move(pos: &Position) -> Option<Position> {
+        let (top, mut board) = course_board(pos);
+        let cols = pos.cols();
+        let col = (0..cols).find(|&c| {
+            let row = pos.top(c);
+            row < pos.rows() && pos.stone(row, c) == Some(Side::Us)
+        })?;
+        board[pos.top(col) * cols + col] = 0;
+        let mut top = top;
+        top[col] += 1;
+        let (blocked_row, blocked_col) = pos.blocked();
+        let mut other = Position::from_course(
+            pos.rows() as i64,
+            pos.cols() as i64,
+            &top,
+            &board,
+            blocked_row as i64,
+            blocked_col as i64,
+        )
+        .ok()?;
+        (!other.play(col)).then_some(other)
+    }
+
+    /// The same stones with the other side to move (games differ in who starts) are
+    /// different positions: a table kept between games must not mix them up.
+    #[test]
+    fn a_kept_table_tells_the_side_to_move_apart() {
+        let mut rng = SmallRng::seed_from_u64(77);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut differing = 0;
+        while differing < 10 {
+            // Us to move with nothing won at once: the kept solve searches every move.
+            let Some(ours) =
+                quiet_endgame(&mut rng, 6..=8, 6..=8, 18).filter(|pos| pos.to_move() == Side::Us)
+            else {
+                continue;
+            };
+            let Some(theirs) = same_stones_them_to_move(&ours) else {
+                continue;
+            };
+            assert_eq!(theirs.to_move(), Side::Them);
+            let quiet = |pos: &Position| {
+                let tactics = ThreatPosition::new(pos.clone()).tactics();
+                tactics.wins == 0 && tactics.must_block == 0
+            };
+            if !quiet(&ours) || !quiet(&theirs) {
+                continue;
+            }
+            let fresh = |pos: &Position| {
+                solve_root(pos, &mut EndgameTable::for_board(pos), deadline).values
+            };
+            let (ours_values, expected) = (fresh(&ours), fresh(&theirs));
+            if ours_values.contains(&Some(1)) || ours_values == expected {
+                continue;
+            }
+            let mut kept = EndgameTable::for_board(&ours);
+            solve_root(&ours, &mut kept, deadline);
+            assert_eq!(solve_root(&theirs, &mut kept, deadline).values, expected);
+            differing += 1;
+        }
     }
 }

@@ -167,8 +167,10 @@ mod tests {
                 continue;
             }
             let deadline = Instant::now() + Duration::from_secs(10);
-            let (values, _) = endgame::solve_root(&pos, deadline).unwrap();
-            let best = values.iter().flatten().max().copied();
+            let mut table = endgame::EndgameTable::for_board(&pos);
+            let solve = endgame::solve_root(&pos, &mut table, deadline);
+            assert!(solve.complete);
+            let best = solve.values.iter().flatten().max().copied();
             assert_eq!(best, Some(1), "threat chain in a position not won\n{pos:?}");
             checked += 1;
         }
