@@ -9,7 +9,8 @@
 //! of 200 ms (its share at the default 2 s) at each of its turns, once with a fresh table
 //! per attempt and once with one table kept over the game, as the library keeps it. It
 //! prints the empty cells at the first attempt that finished (more is earlier, better).
-//! `cargo bench --bench endgame -- reach 3` prints only that table, for every third game.
+//! `cargo bench --bench endgame -- reach 2 20` prints only that table, for every second game,
+//! with a 20 ms share (the share of a 200 ms move).
 
 use gravity4::position::Position;
 use gravity4::search::endgame::{EndgameTable, MAX_EMPTY, solve_root};
@@ -21,7 +22,7 @@ use std::time::{Duration, Instant};
 
 const LIMIT: Duration = Duration::from_millis(2000);
 const SAMPLES: usize = 12;
-/// The solver's share of a 2 s move.
+/// The solver's share of a 2 s move, the reach table's default.
 const SHARE: Duration = Duration::from_millis(200);
 /// Where the reach table starts trying: where the library does.
 const REACH_FROM: usize = MAX_EMPTY;
@@ -79,15 +80,15 @@ fn game_turns(line: &str) -> Vec<Position> {
     turns
 }
 
-/// Empty cells at the first of `turns` whose solve finished within `SHARE` (0 if none),
+/// Empty cells at the first of `turns` whose solve finished within `share` (0 if none),
 /// with a table kept over the game or a fresh one per turn.
-fn first_solved(turns: &[Position], kept: bool) -> usize {
+fn first_solved(turns: &[Position], share: Duration, kept: bool) -> usize {
     let mut table = EndgameTable::for_board(&turns[0]);
     for pos in turns {
         if !kept {
             table = EndgameTable::for_board(pos);
         }
-        if solve_root(pos, &mut table, Instant::now() + SHARE).complete {
+        if solve_root(pos, &mut table, Instant::now() + share).complete {
             return pos.empty_cells();
         }
     }
@@ -95,17 +96,20 @@ fn first_solved(turns: &[Position], kept: bool) -> usize {
 }
 
 /// The reach table (see the module docs), over every `every`-th long game.
-fn reach_in_games(every: usize) {
+fn reach_in_games(every: usize, share: Duration) {
     println!(
         "first solve within {} ms in long 2 s games, from {REACH_FROM} empty cells",
-        SHARE.as_millis()
+        share.as_millis()
     );
     println!("{:>6} {:>12} {:>12}", "game", "fresh table", "kept table");
     let lines = LONG_GAMES.lines().filter(|l| !l.starts_with('#'));
     let (mut fresh_sum, mut kept_sum, mut games) = (0, 0, 0);
     for (index, line) in lines.enumerate().step_by(every) {
         let turns = game_turns(line);
-        let (fresh, kept) = (first_solved(&turns, false), first_solved(&turns, true));
+        let (fresh, kept) = (
+            first_solved(&turns, share, false),
+            first_solved(&turns, share, true),
+        );
         println!("{index:>6} {fresh:>12} {kept:>12}");
         fresh_sum += fresh;
         kept_sum += kept;
@@ -120,14 +124,17 @@ fn reach_in_games(every: usize) {
 }
 
 fn main() {
-    // `cargo bench --bench endgame -- reach N`: only the reach table, every N-th game.
+    // `cargo bench --bench endgame -- reach N MS`: only the reach table, every N-th game,
+    // MS milliseconds per solve.
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|a| a == "reach") {
-        let every = args.get(at + 1).and_then(|n| n.parse().ok()).unwrap_or(1);
-        reach_in_games(every);
+        let number = |i: usize| args.get(at + i).and_then(|n| n.parse::<u64>().ok());
+        let every = number(1).unwrap_or(1) as usize;
+        let share = number(2).map_or(SHARE, Duration::from_millis);
+        reach_in_games(every, share);
         return;
     }
-    reach_in_games(1);
+    reach_in_games(1, SHARE);
     println!();
     let mut rng = SmallRng::seed_from_u64(7);
     println!(
