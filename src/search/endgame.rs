@@ -18,11 +18,11 @@ use std::time::Instant;
 
 /// The most empty cells a position offered to the solver may have; [`crate::session`]
 /// offers fewer at short budgets. Random late positions are hard: `cargo bench --bench
-/// endgame` solves every one up to 44 empties within 2 s, but 2 of 12 at 48 and 6 of 12 at
+/// endgame` solves every one up to 44 empties within 2 s, but 1 of 12 at 48 and 6 of 12 at
 /// 56 time out. Positions of real games are easier: along the long games of our 2 s matches
 /// (the bench's reach table, table kept between moves) the first solve within 200 ms (the
-/// share at 2 s) came at 51-52 empty cells on average, at 60 in some games; within 20 ms
-/// (the share at 200 ms), at 47.
+/// share at 2 s) came at 51 empty cells on average, at 60 in some games; within 20 ms (the
+/// share at 200 ms), at 47.
 pub const MAX_EMPTY: usize = 60;
 
 /// Nodes between clock reads.
