@@ -25,7 +25,8 @@ pub struct ThreatPosition {
     above: [u16; LANES],
     /// `(1 << rows) - 1` shifted up by 32: slid down, it keeps a diagonal's on-board cells.
     rows_at_32: u64,
-    /// Zobrist key of the stones (the side to move follows from the stone count).
+    /// Zobrist key of the stones (within one game the side to move follows from the stone
+    /// count; tables kept across games add it with `transpositions::position_key`).
     key: u64,
 }
 
@@ -249,7 +250,8 @@ impl ThreatPosition {
         &mut self.pos
     }
 
-    /// A hash of the stones: equal positions (same board) have equal keys.
+    /// A hash of the stones: equal stones (same board) have equal keys, whichever side is to
+    /// move; see [`crate::search::transpositions::position_key`] for a key that tells them apart.
     #[inline]
     pub fn key(&self) -> u64 {
         self.key
