@@ -39,12 +39,17 @@ OUT=runs/strength
 SEED=${STRENGTH_SEED:-2026}
 CONCURRENCY=(${CONCURRENCY:+--concurrency "$CONCURRENCY"})
 
-# A/B match between two configurations of the same library file.
-ab() {
+# A/B match between two players (LIB.so[@KEY=VALUE,...]) with the SPRT of STRENGTH.md.
+sprt_match() {
     local name=$1 a=$2 b=$3 pairs=${4:-200} seed=${5:-$SEED}
     rm -rf "$OUT/$name"
-    "$JUDGE" match "$LIB@$a" "$LIB@$b" --pairs "$pairs" --seed "$seed" --out "$OUT/$name" -q \
+    "$JUDGE" match "$a" "$b" --pairs "$pairs" --seed "$seed" --out "$OUT/$name" -q \
         "${CONCURRENCY[@]}" --sprt elo0=0 elo1=30 alpha=0.05 beta=0.05
+}
+
+# A/B match between two configurations of the same library file.
+ab() {
+    sprt_match "$1" "$LIB@$2" "$LIB@$3" "${@:4}"
 }
 
 # The library as built at commit $1, in a worktree under target/at/ (for A/B runs against
@@ -105,10 +110,7 @@ endgame-reach)
     base=$(library_at 5b794f6)
     # Copies, so a rebuild while the match runs changes neither side.
     mkdir -p "$OUT/libs" && cp "$LIB" "$OUT/libs/endgame-reach.so" && cp "$base" "$OUT/libs/5b794f6.so"
-    rm -rf "$OUT/14-endgame-reach"
-    "$JUDGE" match "$OUT/libs/endgame-reach.so" "$OUT/libs/5b794f6.so" --pairs 200 --seed 59 \
-        --out "$OUT/14-endgame-reach" -q "${CONCURRENCY[@]}" \
-        --sprt elo0=0 elo1=30 alpha=0.05 beta=0.05
+    sprt_match 14-endgame-reach "$OUT/libs/endgame-reach.so" "$OUT/libs/5b794f6.so" 200 59
     ;;
 full)
     export GRAVITY4_MOVE_MS=2000

@@ -61,6 +61,9 @@ pub struct Techniques {
     pub early_stop: bool,
 }
 
+/// The field of [`Techniques`] a switch name turns on or off.
+pub type Switch = fn(&mut Techniques) -> &mut bool;
+
 impl Techniques {
     /// What the strong profile uses unless told otherwise: every technique that measured
     /// as a gain (STRENGTH.md). Off: the transposition table (level at 200 ms per move, for
@@ -78,24 +81,29 @@ impl Techniques {
         early_stop: false,
     };
 
+    /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
+    pub const SWITCHES: [(&'static str, Switch); 8] = [
+        ("tactical-playouts", |t| &mut t.tactical_playouts),
+        ("keep-threats", |t| &mut t.keep_threats),
+        ("reuse", |t| &mut t.reuse),
+        ("endgame", |t| &mut t.endgame),
+        ("transpositions", |t| &mut t.transpositions),
+        ("threat-sequences", |t| &mut t.threat_sequences),
+        ("reply-sequences", |t| &mut t.reply_sequences),
+        ("early-stop", |t| &mut t.early_stop),
+    ];
+
     /// [`Self::DEFAULT`] with the techniques named in the comma lists `enable` switched on,
     /// then those in `disable` switched off; an unknown name is returned as the error.
     pub fn parse(enable: &str, disable: &str) -> Result<Techniques, String> {
         let mut t = Techniques::DEFAULT;
         for (list, on) in [(enable, true), (disable, false)] {
             for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-                let switch = match name {
-                    "tactical-playouts" => &mut t.tactical_playouts,
-                    "keep-threats" => &mut t.keep_threats,
-                    "reuse" => &mut t.reuse,
-                    "endgame" => &mut t.endgame,
-                    "transpositions" => &mut t.transpositions,
-                    "threat-sequences" => &mut t.threat_sequences,
-                    "reply-sequences" => &mut t.reply_sequences,
-                    "early-stop" => &mut t.early_stop,
-                    other => return Err(other.to_string()),
-                };
-                *switch = on;
+                let (_, switch) = Self::SWITCHES
+                    .iter()
+                    .find(|(known, _)| *known == name)
+                    .ok_or_else(|| name.to_string())?;
+                *switch(&mut t) = on;
             }
         }
         Ok(t)
@@ -177,7 +185,8 @@ impl Settings {
         let techniques = Techniques::parse(&enable, &disable).unwrap_or_else(|unknown| {
             eprintln!(
                 "gravity4: ignoring {ENV_ENABLE}={enable:?} and {ENV_DISABLE}={disable:?}: \
-                 unknown {unknown:?} (expected tactical-playouts, keep-threats, reuse, endgame, transpositions, threat-sequences, reply-sequences, early-stop)"
+                 unknown {unknown:?} (expected {})",
+                Techniques::SWITCHES.map(|(name, _)| name).join(", ")
             );
             Techniques::DEFAULT
         });

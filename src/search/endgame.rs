@@ -180,9 +180,8 @@ pub fn solve_root(root: &Position, table: &mut EndgameTable, deadline: Instant) 
     for col in (0..root.cols()).filter(|&c| tactics.open & !candidates & (1 << c) != 0) {
         values[col] = Some(-1);
     }
-    let cols: Vec<usize> = (solver.order.iter().copied())
-        .filter(|&c| candidates & (1 << c) != 0)
-        .collect();
+    // The columns in the order `ordered_children` numbers its positions.
+    let cols: Vec<usize> = solver.candidate_cols(candidates).collect();
     let (children, order, count) = solver.ordered_children(&tp, candidates);
     let mut complete = true;
     for &i in &order[..count] {
@@ -264,7 +263,13 @@ impl Solver<'_> {
         Some(best)
     }
 
-    /// The positions after each move of `candidates`, and the order to search them in: the
+    /// The columns of `candidates`, centre first.
+    #[inline]
+    fn candidate_cols(&self, candidates: u16) -> impl Iterator<Item = usize> + '_ {
+        (self.order.iter().copied()).filter(move |&c| candidates & (1 << c) != 0)
+    }
+
+    /// The positions after each move of `candidates` (in [`Self::candidate_cols`] order), and the order to search them in: the
     /// move that leaves the mover the most threats first, then the more central (a stable
     /// sort of centre-first order). Returns the positions, the order and its length.
     fn ordered_children(
@@ -277,10 +282,7 @@ impl Solver<'_> {
         let mut scores = [0u32; MAX_SIZE];
         let mut order = [0u8; MAX_SIZE];
         let mut count = 0;
-        for &col in &self.order {
-            if candidates & (1 << col) == 0 {
-                continue;
-            }
+        for col in self.candidate_cols(candidates) {
             let child = children[count].insert(tp.clone());
             let won = child.play(col);
             debug_assert!(
