@@ -33,8 +33,8 @@ pub enum Command {
     Play(PlayArgs),
     /// Step through a recorded game in the terminal (n/p or arrows, q quits).
     Replay(ReplayArgs),
-    /// Write DIR/report.html again from DIR/summary.json and DIR/games.jsonl (a run that was
-    /// stopped gets its summary.json and table from its complete pairs first).
+    /// Print the table of a run and write DIR/report.html again from DIR/games.jsonl (a run
+    /// that was stopped or is still running gets its summary.json from its complete pairs).
     Report(ReportArgs),
     /// Internal: the child process that hosts one library.
     #[command(hide = true)]

@@ -58,20 +58,20 @@ fn pairings_of_mode(mode: &str) -> fn(usize) -> Vec<Pairing> {
     }
 }
 
-/// `judge report` on a run that was stopped before its end or is still running (its summary
-/// is older than its game log): builds `summary.json` from `run.json` and the complete pairs
-/// of `games.jsonl`, prints the table, and returns true. The game log is only read, so a
-/// match still running keeps appending to it. Returns false, touching nothing, when the
-/// summary is already up to date.
-pub fn summarize_stopped(dir: &Path) -> Result<bool> {
+/// `judge report`: prints the table of the run in `dir`. A run that was stopped before its
+/// end or is still running (its summary older than its game log) first gets `summary.json`
+/// built from `run.json` and the complete pairs of `games.jsonl`. The table always counts the
+/// games its `summary.json` counts: every game of a finished run, as the match did, and the
+/// whole pairs of a stopped one. The game log is only read, so a match still running keeps
+/// appending to it.
+pub fn summarize_run(dir: &Path) -> Result<()> {
     let summary_path = dir.join("summary.json");
     let log_path = dir.join("games.jsonl");
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    if let (Some(summary), Some(log)) = (modified(&summary_path), modified(&log_path))
-        && summary >= log
-    {
-        return Ok(false);
-    }
+    let up_to_date = matches!(
+        (modified(&summary_path), modified(&log_path)),
+        (Some(summary), Some(log)) if summary >= log
+    );
     let path = dir.join("run.json");
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
@@ -84,21 +84,41 @@ pub fn summarize_stopped(dir: &Path) -> Result<bool> {
         .as_deref()
         .map(|s| crate::stats::parse_sprt(s).map_err(|e| anyhow::anyhow!("run.json sprt: {e}")))
         .transpose()?;
-    // Only whole pairs: a board played in one colour only would bias the score.
-    let records = game_log::whole_pairs(game_log::read(&log_path)?);
+    let records = game_log::read(&log_path)?;
+    let summarized_games = if up_to_date {
+        let text = std::fs::read_to_string(&summary_path)
+            .with_context(|| format!("reading {}", summary_path.display()))?;
+        let summary: serde_json::Value = serde_json::from_str(&text)
+            .with_context(|| format!("parsing {}", summary_path.display()))?;
+        summary["games"].as_u64()
+    } else {
+        None
+    };
+    // Only whole pairs unless the match itself summarized every game: a board played in one
+    // colour only would bias the score.
+    let whole_pairs_only = summarized_games != Some(records.len() as u64);
+    let records = if whole_pairs_only {
+        game_log::whole_pairs(records)
+    } else {
+        records
+    };
     let summary = report::summarize(&info.mode, &entrants, &pairings, &records, sprt.as_ref());
-    std::fs::write(
-        &summary_path,
-        serde_json::to_string_pretty(&summary)? + "\n",
-    )
-    .context("writing summary.json")?;
+    if !up_to_date {
+        std::fs::write(
+            &summary_path,
+            serde_json::to_string_pretty(&summary)? + "\n",
+        )
+        .context("writing summary.json")?;
+    }
     print!("{}", report::render(&summary));
-    println!(
-        "\n{} of {} planned games, whole pairs only (the run was stopped or is still running)",
-        records.len(),
-        pairings.len() * 2 * info.pairs as usize
-    );
-    Ok(true)
+    if whole_pairs_only {
+        println!(
+            "\n{} of {} planned games, whole pairs only (the run was stopped or is still running)",
+            records.len(),
+            pairings.len() * 2 * info.pairs as usize
+        );
+    }
+    Ok(())
 }
 
 /// `judge round-robin`.

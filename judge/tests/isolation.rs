@@ -326,7 +326,20 @@ fn report_summarizes_a_stopped_run_from_its_whole_pairs() {
     let args = [
         "match", "--pairs", "3", "--seed", "5", "--quiet", "--out", &d,
     ];
-    ok(&judge(&args, &[lib("legal"), lib("fast")]));
+    let played = judge(&args, &[lib("legal"), lib("fast")]);
+    ok(&played);
+    // A finished run: the table of all its games, as the match printed it.
+    let played = String::from_utf8_lossy(&played.stdout);
+    let table = played.split("\nrun directory:").next().unwrap();
+    assert!(table.contains("legal vs fast: "), "{played}");
+    let finished = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args(["report", &d])
+        .output()
+        .unwrap();
+    ok(&finished);
+    let finished = String::from_utf8_lossy(&finished.stdout);
+    assert!(finished.starts_with(table), "{finished}");
+    assert!(!finished.contains("planned games"), "{finished}");
     // As if stopped with Ctrl-C after three games: no summary, pair 1 half played.
     let text = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
     let kept: Vec<&str> = text
@@ -357,13 +370,19 @@ fn report_summarizes_a_stopped_run_from_its_whole_pairs() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["games"], 2);
     assert!(dir.join("report.html").exists());
-    // Up to date now: a second report only writes the page.
+    // Up to date now: a second report prints the same table from the same whole pairs and
+    // leaves the summary alone.
+    let summary_before = std::fs::read_to_string(dir.join("summary.json")).unwrap();
     let again = Command::new(env!("CARGO_BIN_EXE_judge"))
         .args(["report", &d])
         .output()
         .unwrap();
     ok(&again);
-    assert!(!String::from_utf8_lossy(&again.stdout).contains("planned games"));
+    assert_eq!(String::from_utf8_lossy(&again.stdout), stdout);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("summary.json")).unwrap(),
+        summary_before
+    );
 }
 
 #[test]

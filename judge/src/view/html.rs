@@ -96,10 +96,11 @@ pub fn write(dir: &Path) -> Result<PathBuf> {
     Ok(path)
 }
 
-/// `judge report DIR`: writes the page again and prints its path; for a run that was
-/// stopped before its end, first writes its summary from the game log and prints the table.
+/// `judge report DIR`: prints the run's table (for a run that was stopped before its end,
+/// after writing its summary from the game log's whole pairs), writes the page again and
+/// prints its path.
 pub fn regenerate(dir: &Path) -> Result<()> {
-    crate::tournament::summarize_stopped(dir)?;
+    crate::tournament::summarize_run(dir)?;
     println!("{}", write(dir)?.display());
     Ok(())
 }
