@@ -14,6 +14,8 @@
 #   scripts/strength.sh replies  reply sequences (a node's children checked for the
 #                               opponent's chains at its 8th visit) at GRAVITY4_MOVE_MS=100,
 #                               same SPRT, seed 53
+#   scripts/strength.sh replies-long  the same pair at GRAVITY4_MOVE_MS=500, same SPRT,
+#                               seed 61
 #   scripts/strength.sh early-stop  the default (whole budget unless the root is decided)
 #                               vs the "cannot be overtaken" early stop, at
 #                               GRAVITY4_MOVE_MS=100, same SPRT, seed 47
@@ -99,6 +101,15 @@ replies)
     # 8th visit, which is what this measures.
     ab 13-reply-sequences-8 "GRAVITY4_ENABLE=reply-sequences" "GRAVITY4_PROFILE=strong" 200 53
     ;;
+replies-long)
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-500}
+    # Step 15: the pair of step 11b at a longer budget, where the chains of the lost games
+    # at 2 s might be within reach (seed 61). A copy, so a rebuild changes neither side.
+    mkdir -p "$OUT/libs" && cp "$LIB" "$OUT/libs/replies-long.so"
+    sprt_match "15-reply-sequences-$GRAVITY4_MOVE_MS" \
+        "$OUT/libs/replies-long.so@GRAVITY4_ENABLE=reply-sequences" \
+        "$OUT/libs/replies-long.so@GRAVITY4_PROFILE=strong" 200 61
+    ;;
 early-stop)
     export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
     # Step 12 (seed 47) ran when the early stop was the default: A DISABLE=early-stop, B the
@@ -126,7 +137,7 @@ ladder)
         --out "$OUT/ladder-$GRAVITY4_MOVE_MS-seed$SEED" -q "${CONCURRENCY[@]}"
     ;;
 *)
-    echo "usage: $0 chain|tune|late|sequences|replies|early-stop|endgame-reach|full|ladder" >&2
+    echo "usage: $0 chain|tune|late|sequences|replies|replies-long|early-stop|endgame-reach|full|ladder" >&2
     exit 2
     ;;
 esac
