@@ -16,6 +16,9 @@
 #                               same SPRT, seed 53
 #   scripts/strength.sh replies-long  the same pair at GRAVITY4_MOVE_MS=500, same SPRT,
 #                               seed 61
+#   scripts/strength.sh bias    progressive bias (selection favours forcing moves and
+#                               disfavours moves under one's own threat while they have
+#                               few visits) at GRAVITY4_MOVE_MS=100, same SPRT, seed 67
 #   scripts/strength.sh early-stop  the default (whole budget unless the root is decided)
 #                               vs the "cannot be overtaken" early stop, at
 #                               GRAVITY4_MOVE_MS=100, same SPRT, seed 47
@@ -110,6 +113,14 @@ replies-long)
         "$OUT/libs/replies-long.so@GRAVITY4_ENABLE=reply-sequences" \
         "$OUT/libs/replies-long.so@GRAVITY4_PROFILE=strong" 200 61
     ;;
+bias)
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
+    # Step 16: progressive bias (forcing moves +1, moves under one's own threat -1, fading
+    # as 1/visits) against the default (seed 67). A copy, so a rebuild changes neither side.
+    mkdir -p "$OUT/libs" && cp "$LIB" "$OUT/libs/bias.so"
+    sprt_match 16-progressive-bias "$OUT/libs/bias.so@GRAVITY4_ENABLE=progressive-bias" \
+        "$OUT/libs/bias.so@GRAVITY4_PROFILE=strong" 200 67
+    ;;
 early-stop)
     export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
     # Step 12 (seed 47) ran when the early stop was the default: A DISABLE=early-stop, B the
@@ -137,7 +148,7 @@ ladder)
         --out "$OUT/ladder-$GRAVITY4_MOVE_MS-seed$SEED" -q "${CONCURRENCY[@]}"
     ;;
 *)
-    echo "usage: $0 chain|tune|late|sequences|replies|replies-long|early-stop|endgame-reach|full|ladder" >&2
+    echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|full|ladder" >&2
     exit 2
     ;;
 esac
