@@ -55,15 +55,13 @@ fn main() {
     for (name, pos) in positions() {
         // "strong" is the default profile (no transposition table); "strong-chains" is it
         // without threat sequences (GRAVITY4_DISABLE=threat-sequences), "strong+replies"
-        // with reply sequences (GRAVITY4_ENABLE=reply-sequences), "strong+bias" with
-        // progressive bias (GRAVITY4_ENABLE=progressive-bias) and "strong+table" with the
-        // table (GRAVITY4_ENABLE=transpositions), to show what each costs.
+        // with reply sequences (GRAVITY4_ENABLE=reply-sequences) and "strong+table" with
+        // the table (GRAVITY4_ENABLE=transpositions), to show what each costs.
         for profile in [
             "classic",
             "strong",
             "strong-chains",
             "strong+replies",
-            "strong+bias",
             "strong+table",
         ] {
             let limits = SearchLimits {
@@ -73,7 +71,6 @@ fn main() {
             let config = SearchConfig {
                 threat_sequences: profile != "strong-chains",
                 reply_sequences: profile == "strong+replies",
-                progressive_bias: profile == "strong+bias",
                 ..SearchConfig::default()
             };
             let start = Instant::now();

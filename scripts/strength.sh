@@ -18,7 +18,8 @@
 #                               seed 61
 #   scripts/strength.sh bias    progressive bias (selection favours forcing moves and
 #                               disfavours moves under one's own threat while they have
-#                               few visits) at GRAVITY4_MOVE_MS=100, same SPRT, seed 67
+#                               few visits; commit ded8363, since removed) at
+#                               GRAVITY4_MOVE_MS=100, same SPRT, seed 67
 #   scripts/strength.sh early-stop  the default (whole budget unless the root is decided)
 #                               vs the "cannot be overtaken" early stop, at
 #                               GRAVITY4_MOVE_MS=100, same SPRT, seed 47
@@ -116,8 +117,9 @@ replies-long)
 bias)
     export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
     # Step 16: progressive bias (forcing moves +1, moves under one's own threat -1, fading
-    # as 1/visits) against the default (seed 67). A copy, so a rebuild changes neither side.
-    mkdir -p "$OUT/libs" && cp "$LIB" "$OUT/libs/bias.so"
+    # as 1/visits) against the default (seed 67). It measured level and was removed, so
+    # this builds the commit that had it; a copy, so a rebuild changes neither side.
+    mkdir -p "$OUT/libs" && cp "$(library_at ded8363)" "$OUT/libs/bias.so"
     sprt_match 16-progressive-bias "$OUT/libs/bias.so@GRAVITY4_ENABLE=progressive-bias" \
         "$OUT/libs/bias.so@GRAVITY4_PROFILE=strong" 200 67
     ;;

@@ -79,7 +79,6 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
         threat_sequences: settings.techniques.threat_sequences,
         reply_sequences: settings.techniques.reply_sequences,
         early_stop: settings.techniques.early_stop,
-        progressive_bias: settings.techniques.progressive_bias,
         ..SearchConfig::default()
     };
     let last = session.last.take();

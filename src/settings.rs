@@ -28,7 +28,7 @@ pub const ENV_PROFILE: &str = "GRAVITY4_PROFILE";
 
 /// Environment variable switching techniques of the strong profile off, for measuring each
 /// one on its own: a comma list of `tactical-playouts`, `keep-threats`, `reuse`, `endgame`,
-/// `transpositions`, `threat-sequences`, `reply-sequences`, `early-stop`, `progressive-bias`.
+/// `transpositions`, `threat-sequences`, `reply-sequences`, `early-stop`.
 pub const ENV_DISABLE: &str = "GRAVITY4_DISABLE";
 
 /// Environment variable switching on techniques that are off by default (the same names as
@@ -59,9 +59,6 @@ pub struct Techniques {
     pub reply_sequences: bool,
     /// Stop before the deadline once the most visited move cannot be overtaken.
     pub early_stop: bool,
-    /// Progressive bias: selection favours, while they have few visits, moves that make a
-    /// threat the opponent must answer, and disfavours moves under the mover's own threat.
-    pub progressive_bias: bool,
 }
 
 /// The field of [`Techniques`] a switch name turns on or off.
@@ -82,11 +79,10 @@ impl Techniques {
         threat_sequences: true,
         reply_sequences: false,
         early_stop: false,
-        progressive_bias: false,
     };
 
     /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
-    pub const SWITCHES: [(&'static str, Switch); 9] = [
+    pub const SWITCHES: [(&'static str, Switch); 8] = [
         ("tactical-playouts", |t| &mut t.tactical_playouts),
         ("keep-threats", |t| &mut t.keep_threats),
         ("reuse", |t| &mut t.reuse),
@@ -95,7 +91,6 @@ impl Techniques {
         ("threat-sequences", |t| &mut t.threat_sequences),
         ("reply-sequences", |t| &mut t.reply_sequences),
         ("early-stop", |t| &mut t.early_stop),
-        ("progressive-bias", |t| &mut t.progressive_bias),
     ];
 
     /// [`Self::DEFAULT`] with the techniques named in the comma lists `enable` switched on,

@@ -214,12 +214,6 @@ fn descend<const GRAPH: bool, R: RngCore>(
             if !tree.expand_columns(node, order, candidates) {
                 return (playout(scratch, config, rng), depth);
             }
-            if config.progressive_bias && tactics.wins == 0 {
-                // A move under the mover's own threat also forces (the opponent must block
-                // on top of it), but by giving the threat away: it counts as bad.
-                let forcing = scratch.forcing_moves(candidates);
-                tree.set_hints(node, forcing, tactics.spoils_own_threat);
-            }
         }
         if config.reply_sequences && n.visits == REPLY_CHECK_VISITS {
             prove_replies_lost(tree, node, scratch);
@@ -642,49 +636,6 @@ mod tests {
             [0, 2, 3, 5].iter().any(|&c| without[c] == NodeKind::Open),
             "{without:?}"
         );
-    }
-
-    #[test]
-    fn progressive_bias_hints_forcing_moves_and_fills_under_own_threats() {
-        // Us holds (5,2),(5,3): columns 0, 1, 4 and 5 make a third stone on the bottom row,
-        // a threat Them must answer.
-        let hints = |root: &Position, progressive_bias| {
-            let mut tree = Tree::default();
-            let limits = SearchLimits {
-                max_iterations: Some(1),
-                ..SearchLimits::for_duration(std::time::Duration::from_secs(60), 1 << 20)
-            };
-            let config = SearchConfig {
-                progressive_bias,
-                ..SearchConfig::default()
-            };
-            let mut rng = SmallRng::seed_from_u64(3);
-            let mut graph = Transpositions::default();
-            search(root, &mut tree, &mut graph, &config, &limits, &mut rng).unwrap();
-            (0..7)
-                .map(|c| tree.child_by_col(ROOT, c).map(|id| tree.node(id).hint))
-                .collect::<Vec<_>>()
-        };
-        let root = after(&[2, 2, 3, 3]);
-        let forcing = ThreatPosition::new(root.clone()).forcing_moves(0b111_1111);
-        assert_eq!(forcing, 0b011_0011);
-        let expected: Vec<_> = (0..7)
-            .map(|c| Some(i8::from(forcing & (1 << c) != 0)))
-            .collect();
-        assert_eq!(hints(&root, true), expected);
-        assert_eq!(hints(&root, false), vec![Some(0); 7]);
-        // Us holds (4,4),(4,5),(4,6) over (5,4) Them, (5,5) Us, (5,6) Them, so it has a
-        // threat at (4,3); a stone on (5,3) fills the cell under it (and forces Them to
-        // block there): bad, not good.
-        let root = after(&[5, 4, 4, 6, 6, 0, 5, 0]);
-        let tactics = ThreatPosition::new(root.clone()).tactics();
-        assert_eq!(
-            (tactics.wins, tactics.spoils_own_threat),
-            (0, 1 << 3),
-            "{root:?}"
-        );
-        let got = hints(&root, true);
-        assert_eq!(got[3], Some(-1), "{root:?} {got:?}");
     }
 
     #[test]

@@ -41,10 +41,6 @@ pub struct Node {
     pub col: u8,
     /// Terminal status, learned the first time the move into the node is played.
     pub kind: NodeKind,
-    /// What progressive bias knows of the move into the node before searching it: +1 it
-    /// makes a threat the opponent must answer, -1 it fills the cell under the mover's own
-    /// threat, 0 neither (or progressive bias is off). Fits in the node's padding byte.
-    pub hint: i8,
 }
 
 impl Node {
@@ -56,7 +52,6 @@ impl Node {
             child_count: 0,
             col,
             kind: NodeKind::Open,
-            hint: 0,
         }
     }
 
@@ -218,23 +213,6 @@ impl Tree {
             len += 1;
         }
         self.expand(id, &cols[..len])
-    }
-
-    /// Sets the hint of each child of `id`: -1 for the columns of `bad`, +1 for those of
-    /// `good` (and not `bad`), 0 for the rest.
-    pub fn set_hints(&mut self, id: NodeId, good: u16, bad: u16) {
-        let n = self.nodes[id as usize];
-        let start = n.first_child as usize;
-        for child in &mut self.nodes[start..start + n.child_count as usize] {
-            let bit = 1u16 << child.col;
-            child.hint = if bad & bit != 0 {
-                -1
-            } else if good & bit != 0 {
-                1
-            } else {
-                0
-            };
-        }
     }
 
     /// Gives `id` one child per column in `cols`, in that order. Returns false, changing

@@ -12,10 +12,6 @@ pub const EXPLORATION: f32 = 0.8;
 
 /// How often (in iterations) the clock is read. An iteration costs about a microsecond, so
 /// 64 of them stay far below the 20 ms a move may overrun its budget by.
-/// Weight of a child's hint under progressive bias, in wins: a hinted child with one visit
-/// counts half a win more (or less) than it has scored.
-pub(super) const PROGRESSIVE_BIAS: f32 = 0.5;
-
 pub(super) const CLOCK_EVERY: u64 = 64;
 
 /// Longest possible path: every cell of a 12x12 board plus the root.
@@ -86,9 +82,6 @@ pub struct SearchConfig {
     /// Solver search only: stop before the deadline once the most visited root move cannot
     /// be overtaken in the time left (a proven, won or forced root always stops).
     pub early_stop: bool,
-    /// Solver search only: at expansion, give each child a hint (a forcing move +1, a move
-    /// under the mover's own threat -1) that selection adds, fading with visits.
-    pub progressive_bias: bool,
 }
 
 impl Default for SearchConfig {
@@ -101,7 +94,6 @@ impl Default for SearchConfig {
             threat_sequences: true,
             reply_sequences: false,
             early_stop: false,
-            progressive_bias: false,
         }
     }
 }
@@ -255,10 +247,7 @@ pub(super) fn select_child<const SKIP_LOSSES: bool>(
             return first + i as NodeId;
         }
         let (inv, inv_sqrt) = tables.inv_and_inv_sqrt(child.visits);
-        // The hint is 0 unless progressive bias set it: it fades as 1 / visits, faster than
-        // the exploration term, so it steers the first visits and never the final choice.
-        let bias = f32::from(child.hint) * PROGRESSIVE_BIAS;
-        let score = (child.half_points as f32 * 0.5 + bias) * inv + scale * inv_sqrt;
+        let score = child.half_points as f32 * 0.5 * inv + scale * inv_sqrt;
         if score > best_score {
             best_score = score;
             best = first + i as NodeId;
@@ -301,43 +290,12 @@ pub(super) fn centre_first(cols: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::super::testing::{self, after};
-    use super::super::tree::Node;
     use super::*;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
 
     fn run(pos: &Position, iterations: u64) -> SearchReport {
         testing::run_fixed(search, pos, iterations, 1)
-    }
-
-    #[test]
-    fn a_hint_tips_equal_children_and_fades_with_visits() {
-        let tables = UcbTables::new();
-        let mut tree = Tree::default();
-        tree.prepare(1 << 20);
-        assert!(tree.expand_columns(ROOT, &[0, 1, 2], 0b111));
-        tree.node_mut(ROOT).visits = 30;
-        for col in 0..3 {
-            let child = tree.child_by_col(ROOT, col).unwrap();
-            *tree.node_mut(child) = Node {
-                visits: 10,
-                half_points: 10,
-                ..*tree.node(child)
-            };
-        }
-        let pick = |tree: &Tree| {
-            tree.node(select_child::<true>(tree, ROOT, 0.8, &tables))
-                .col
-        };
-        tree.set_hints(ROOT, 0b100, 0b001);
-        assert_eq!(pick(&tree), 2);
-        tree.set_hints(ROOT, 0, 0b011);
-        assert_eq!(pick(&tree), 2);
-        // A hinted child that has scored clearly less loses its edge once visited enough.
-        tree.set_hints(ROOT, 0b001, 0);
-        let first = tree.child_by_col(ROOT, 0).unwrap();
-        tree.node_mut(first).half_points = 8;
-        assert_eq!(pick(&tree), 1);
     }
 
     #[test]

@@ -43,7 +43,6 @@ pub const LADDER_SEARCH: (Profile, f32, Techniques) = (
         threat_sequences: false,
         reply_sequences: false,
         early_stop: true,
-        progressive_bias: false,
     },
 );
 
