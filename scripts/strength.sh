@@ -58,6 +58,14 @@ ab() {
     sprt_match "$1" "$LIB@$2" "$LIB@$3" "${@:4}"
 }
 
+# A/B match between two configurations ($4, $5) of a copy of library $2 named $3, so a
+# rebuild while the match runs changes neither side.
+ab_of_copy() {
+    local name=$1 copy=$OUT/libs/$3.so
+    mkdir -p "$OUT/libs" && cp "$2" "$copy"
+    sprt_match "$name" "$copy@$4" "$copy@$5" "${@:6}"
+}
+
 # The library as built at commit $1, in a worktree under target/at/ (for A/B runs against
 # an earlier version); prints its path.
 library_at() {
@@ -108,20 +116,18 @@ replies)
 replies-long)
     export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-500}
     # Step 15: the pair of step 11b at a longer budget, where the chains of the lost games
-    # at 2 s might be within reach (seed 61). A copy, so a rebuild changes neither side.
-    mkdir -p "$OUT/libs" && cp "$LIB" "$OUT/libs/replies-long.so"
-    sprt_match "15-reply-sequences-$GRAVITY4_MOVE_MS" \
-        "$OUT/libs/replies-long.so@GRAVITY4_ENABLE=reply-sequences" \
-        "$OUT/libs/replies-long.so@GRAVITY4_PROFILE=strong" 200 61
+    # at 2 s might be within reach (seed 61).
+    ab_of_copy "15-reply-sequences-$GRAVITY4_MOVE_MS" "$LIB" replies-long \
+        "GRAVITY4_ENABLE=reply-sequences" "GRAVITY4_PROFILE=strong" 200 61
     ;;
 bias)
     export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
     # Step 16: progressive bias (forcing moves +1, moves under one's own threat -1, fading
     # as 1/visits) against the default (seed 67). It measured level and was removed, so
-    # this builds the commit that had it; a copy, so a rebuild changes neither side.
-    mkdir -p "$OUT/libs" && cp "$(library_at ded8363)" "$OUT/libs/bias.so"
-    sprt_match 16-progressive-bias "$OUT/libs/bias.so@GRAVITY4_ENABLE=progressive-bias" \
-        "$OUT/libs/bias.so@GRAVITY4_PROFILE=strong" 200 67
+    # this builds the commit that had it.
+    with_bias=$(library_at ded8363)
+    ab_of_copy 16-progressive-bias "$with_bias" bias \
+        "GRAVITY4_ENABLE=progressive-bias" "GRAVITY4_PROFILE=strong" 200 67
     ;;
 early-stop)
     export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
