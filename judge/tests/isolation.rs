@@ -326,18 +326,22 @@ fn report_summarizes_a_stopped_run_from_its_whole_pairs() {
     let args = [
         "match", "--pairs", "3", "--seed", "5", "--quiet", "--out", &d,
     ];
+    // `judge report DIR`, which must succeed; its stdout.
+    let report = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_judge"))
+            .args(["report", &d])
+            .output()
+            .unwrap();
+        ok(&out);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
     let played = judge(&args, &[lib("legal"), lib("fast")]);
     ok(&played);
     // A finished run: the table of all its games, as the match printed it.
     let played = String::from_utf8_lossy(&played.stdout);
     let table = played.split("\nrun directory:").next().unwrap();
     assert!(table.contains("legal vs fast: "), "{played}");
-    let finished = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .args(["report", &d])
-        .output()
-        .unwrap();
-    ok(&finished);
-    let finished = String::from_utf8_lossy(&finished.stdout);
+    let finished = report();
     assert!(finished.starts_with(table), "{finished}");
     assert!(!finished.contains("planned games"), "{finished}");
     // As if stopped with Ctrl-C after three games: no summary, pair 1 half played.
@@ -352,13 +356,8 @@ fn report_summarizes_a_stopped_run_from_its_whole_pairs() {
         use std::os::unix::fs::MetadataExt;
         std::fs::metadata(dir.join("games.jsonl")).unwrap().ino()
     };
-    let out = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .args(["report", &d])
-        .output()
-        .unwrap();
-    ok(&out);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("2 of 6 planned games"), "{stdout}");
+    let out = report();
+    assert!(out.contains("2 of 6 planned games"), "{out}");
     // The log is only read: a match still running appends to the very same file, so the
     // half-played pair stays in it, in place.
     use std::os::unix::fs::MetadataExt;
@@ -373,12 +372,8 @@ fn report_summarizes_a_stopped_run_from_its_whole_pairs() {
     // Up to date now: a second report prints the same table from the same whole pairs and
     // leaves the summary alone.
     let summary_before = std::fs::read_to_string(dir.join("summary.json")).unwrap();
-    let again = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .args(["report", &d])
-        .output()
-        .unwrap();
-    ok(&again);
-    assert_eq!(String::from_utf8_lossy(&again.stdout), stdout);
+    let again = report();
+    assert_eq!(again, out);
     assert_eq!(
         std::fs::read_to_string(dir.join("summary.json")).unwrap(),
         summary_before
