@@ -30,7 +30,7 @@
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh ladder  default vs every rung of target/ladder (run
 #                               scripts/build-ladder.sh first) at GRAVITY4_MOVE_MS
-#                               (default 2000)
+#                               (default 2000); LADDER_RUNGS="10" plays only rung 10
 #
 # Runs land in runs/strength/<name>/ (games.jsonl, summary.json); the tables print as they
 # finish. CONCURRENCY sets the games played at once (default: the number of cores); two
@@ -151,9 +151,15 @@ full)
     ;;
 ladder)
     export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
-    rm -rf "$OUT/ladder-$GRAVITY4_MOVE_MS-seed$SEED"
-    "$JUDGE" gauntlet "$LIB" --vs target/ladder --pairs "${LADDER_PAIRS:-2}" --seed "$SEED" \
-        --out "$OUT/ladder-$GRAVITY4_MOVE_MS-seed$SEED" -q "${CONCURRENCY[@]}"
+    # LADDER_RUNGS="9 10" plays only those rungs (the run directory names them).
+    vs=(target/ladder) name=ladder-$GRAVITY4_MOVE_MS-seed$SEED
+    if [ -n "${LADDER_RUNGS:-}" ]; then
+        vs=() && for r in $LADDER_RUNGS; do vs+=("target/ladder/$r.so"); done
+        name=$name-rungs-${LADDER_RUNGS// /-}
+    fi
+    rm -rf "$OUT/$name"
+    "$JUDGE" gauntlet "$LIB" --vs "${vs[@]}" --pairs "${LADDER_PAIRS:-2}" --seed "$SEED" \
+        --out "$OUT/$name" -q "${CONCURRENCY[@]}"
     ;;
 *)
     echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|full|ladder" >&2
