@@ -5,12 +5,12 @@
 //! timeout is counted when a solve exceeds the per-position limit).
 //!
 //! A first table shows how far the solver reaches *in a game*: along the long games of our
-//! 2 s matches (`benches/data/long-games.txt`), from `MAX_EMPTY` empty cells, one side tries a solve
-//! of 200 ms (its share at the default 2 s) at each of its turns, once with a fresh table
-//! per attempt and once with one table kept over the game, as the library keeps it. It
-//! prints the empty cells at the first attempt that finished (more is earlier, better).
-//! `cargo bench --bench endgame -- reach 2 20` prints only that table, for every second game,
-//! with a 20 ms share (the share of a 200 ms move).
+//! 2 s matches (`benches/data/long-games.txt`), from `MAX_EMPTY` empty cells, one side
+//! tries a solve of 200 ms (its share at the default 2 s) at each of its turns, once with a
+//! fresh table per attempt and once with one table kept over the game, as the library
+//! keeps it. It prints the empty cells at the first attempt that finished (more is earlier,
+//! better). `cargo bench --bench endgame -- reach 2 20` prints only that table, for every
+//! second game, with a 20 ms share (the share of a 200 ms move).
 
 use gravity4::position::Position;
 use gravity4::search::endgame::{EndgameTable, MAX_EMPTY, solve_root};
@@ -83,11 +83,12 @@ fn game_turns(line: &str) -> Vec<Position> {
 /// Empty cells at the first of `turns` whose solve finished within `share` (0 if none),
 /// with a table kept over the game or a fresh one per turn.
 fn first_solved(turns: &[Position], share: Duration, kept: bool) -> usize {
-    let mut table = EndgameTable::for_board(&turns[0]);
+    let mut table = EndgameTable::default();
     for pos in turns {
         if !kept {
-            table = EndgameTable::for_board(pos);
+            table = EndgameTable::default();
         }
+        table.prepare(pos);
         if solve_root(pos, &mut table, Instant::now() + share).complete {
             return pos.empty_cells();
         }

@@ -125,11 +125,6 @@ pub enum PositionError {
     Full,
 }
 
-/// A position: board size, blocked cell, stones of both sides, side to move.
-///
-/// Only positions reachable under the rules can be built: [`Position::new`] gives the empty
-/// board and [`Position::from_course`] validates the judge's arrays. Past that, [`Position::play`]
-/// keeps every invariant (no four in a row before the last move, `top` consistent with stones).
 /// A board's size and blocked cell. Position keys hash stones only, so the tables kept
 /// between moves empty themselves when the geometry changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,6 +137,11 @@ pub struct Geometry {
     pub blocked: (usize, usize),
 }
 
+/// A position: board size, blocked cell, stones of both sides, side to move.
+///
+/// Only positions reachable under the rules can be built: [`Position::new`] gives the empty
+/// board and [`Position::from_course`] validates the judge's arrays. Past that, [`Position::play`]
+/// keeps every invariant (no four in a row before the last move, `top` consistent with stones).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     lines: [[u16; LINES]; 2],
@@ -361,6 +361,22 @@ impl Position {
             cols: self.cols(),
             blocked: self.blocked(),
         }
+    }
+
+    /// The course's `top` and `board` arrays of this position (for tests: the judge's side
+    /// of [`Position::from_course`]). Stones of [`Side::Us`] are 2, of [`Side::Them`] 1.
+    #[cfg(test)]
+    pub(crate) fn to_course(&self) -> (Vec<i32>, Vec<i32>) {
+        let cols = self.cols();
+        let board = (0..self.rows() * cols)
+            .map(|i| match self.stone(i / cols, i % cols) {
+                Some(Side::Us) => 2,
+                Some(Side::Them) => 1,
+                None => 0,
+            })
+            .collect();
+        let top = (0..cols).map(|c| self.top(c) as i32).collect();
+        (top, board)
     }
 
     /// True iff `(row, col)` is the blocked cell.
@@ -627,21 +643,7 @@ mod tests {
             pos.play(col);
         }
         // Us to move again after an even number of plies: value 2 = Us.
-        let (rows, cols) = (5usize, 6usize);
-        let mut board = vec![0i32; rows * cols];
-        let mut top = vec![0i32; cols];
-        for row in 0..rows {
-            for col in 0..cols {
-                board[row * cols + col] = match pos.stone(row, col) {
-                    Some(Side::Us) => 2,
-                    Some(Side::Them) => 1,
-                    None => 0,
-                };
-            }
-        }
-        for (col, t) in top.iter_mut().enumerate() {
-            *t = pos.top(col) as i32;
-        }
+        let (top, board) = pos.to_course();
         let back = Position::from_course(5, 6, &top, &board, 4, 2).unwrap();
         assert_eq!(back.open_columns(), pos.open_columns());
         assert_eq!(back.empty_cells(), pos.empty_cells());
@@ -668,7 +670,7 @@ mod tests {
             Err(PositionError::BlockedOffBoard { .. })
         ));
         let mut on_blocked = board.clone();
-        on_blocked[4 * cols + 2] = 1;
+        on_blocked[4 * pos.cols() + 2] = 1;
         assert!(Position::from_course(5, 6, &top, &on_blocked, 4, 2).is_err());
     }
 
@@ -765,7 +767,7 @@ mod tests {
             assert!(!pos.play(col));
         }
         assert_eq!(pos.top(0), 0);
-        let (board, top) = course_arrays(&pos);
+        let (top, board) = pos.to_course();
         let back = Position::from_course(4, 4, &top, &board, 0, 0).unwrap();
         assert!(!back.can_play(0));
         let mut bad = top.clone();
@@ -799,21 +801,5 @@ mod tests {
             assert_eq!(pos.empty_cells(), rows * cols - 1);
             assert_eq!(pos.open_columns().count_ones() as usize, cols);
         }
-    }
-
-    /// The course's board (from `Us`'s view) and `top` arrays for `pos`.
-    fn course_arrays(pos: &Position) -> (Vec<i32>, Vec<i32>) {
-        let mut board = vec![0; pos.rows() * pos.cols()];
-        for row in 0..pos.rows() {
-            for col in 0..pos.cols() {
-                board[row * pos.cols() + col] = match pos.stone(row, col) {
-                    Some(Side::Us) => 2,
-                    Some(Side::Them) => 1,
-                    None => 0,
-                };
-            }
-        }
-        let top = (0..pos.cols()).map(|c| pos.top(c) as i32).collect();
-        (board, top)
     }
 }

@@ -166,7 +166,7 @@ enum Endgame {
 /// The most empty cells at which the solver is tried with `share` of time: 44 at 20 ms (the
 /// share of a 200 ms move), 4 more per doubling, at most [`endgame::MAX_EMPTY`] (57 at the
 /// default 2 s). In real games a 20 ms solve first finishes at 47 empty cells on average and
-/// a 200 ms one at 52 (`cargo bench --bench endgame`); an attempt that does not finish costs
+/// a 200 ms one at 51 (`cargo bench --bench endgame`); an attempt that does not finish costs
 /// the search its share, which a short move can afford less, and one that is tried early
 /// leaves its table to the next.
 fn endgame_max_empty(share: Duration) -> usize {
@@ -255,9 +255,6 @@ mod tests {
     use crate::position::Position;
     use std::time::Instant;
 
-    /// When the endgame solver proves a win, the move is played without a search and the
-    /// tree may be empty; the next call continues that game. Looking for the subtree then
-    /// indexed the empty tree, panicked, and the FFI played a blind fallback move.
     #[test]
     fn the_solver_is_tried_earlier_with_more_time() {
         let ms = |ms| endgame_max_empty(Duration::from_millis(ms));
@@ -268,6 +265,9 @@ mod tests {
         assert!(ms(1) < ms(10) && ms(0) == 0);
     }
 
+    /// When the endgame solver proves a win, the move is played without a search and the
+    /// tree may be empty; the next call continues that game. Looking for the subtree then
+    /// indexed the empty tree, panicked, and the FFI played a blind fallback move.
     #[test]
     fn reuse_after_a_move_played_without_a_search() {
         let root = Position::new(9, 9, 0, 0).unwrap();

@@ -269,9 +269,10 @@ impl Solver<'_> {
         (self.order.iter().copied()).filter(move |&c| candidates & (1 << c) != 0)
     }
 
-    /// The positions after each move of `candidates` (in [`Self::candidate_cols`] order), and the order to search them in: the
-    /// move that leaves the mover the most threats first, then the more central (a stable
-    /// sort of centre-first order). Returns the positions, the order and its length.
+    /// The positions after each move of `candidates` (in [`Self::candidate_cols`] order), and
+    /// the order to search them in: the move that leaves the mover the most threats first,
+    /// then the more central (a stable sort of centre-first order). Returns the positions,
+    /// the order and its length.
     fn ordered_children(
         &self,
         tp: &ThreatPosition,
@@ -491,31 +492,16 @@ mod tests {
         assert!(start.elapsed() < Duration::from_millis(500));
     }
 
-    /// The course board (`top`, `board`) of `pos`, with `Side::Us` as 2.
-    fn course_board(pos: &Position) -> (Vec<i32>, Vec<i32>) {
-        let (rows, cols) = (pos.rows(), pos.cols());
-        let board = (0..rows * cols)
-            .map(|i| match pos.stone(i / cols, i % cols) {
-                Some(Side::Us) => 2,
-                Some(Side::Them) => 1,
-                None => 0,
-            })
-            .collect();
-        let top = (0..cols).map(|c| pos.top(c) as i32).collect();
-        (top, board)
-    }
-
     /// The same stones as `pos` (Us to move, Us started) but Them to move, as in a game Them
     /// started: the course board without one of Us's topmost stones, which Us then plays.
     fn same_stones_them_to_move(pos: &Position) -> Option<Position> {
-        let (top, mut board) = course_board(pos);
+        let (mut top, mut board) = pos.to_course();
         let cols = pos.cols();
         let col = (0..cols).find(|&c| {
             let row = pos.top(c);
             row < pos.rows() && pos.stone(row, c) == Some(Side::Us)
         })?;
         board[pos.top(col) * cols + col] = 0;
-        let mut top = top;
         top[col] += 1;
         let (blocked_row, blocked_col) = pos.blocked();
         let mut other = Position::from_course(

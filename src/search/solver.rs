@@ -3,8 +3,9 @@
 //! Differences from plain [`uct`](super::uct):
 //! - Positions carry their threats ([`ThreatPosition`]), so every node and playout ply knows
 //!   its immediate wins, forced blocks and moves that let the opponent win on top.
-//! - Expansion adds only [`Tactics::candidates`]: a winning move proves the node at once,
-//!   a forced block is the only child, moves that lose on the spot are left out.
+//! - Expansion adds only [`Tactics::candidates`](crate::threats::Tactics::candidates): a
+//!   winning move proves the node at once, a forced block is the only child, moves that
+//!   lose on the spot are left out.
 //! - Proofs: terminal and tactically decided nodes are proven wins, losses or ties for the
 //!   player who moved into them, and proofs climb the tree (a node is lost for its mover if
 //!   any child wins for the opponent; decided when all children are). Selection skips proven
