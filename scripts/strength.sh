@@ -27,6 +27,9 @@
 #                               empties at 200 ms, 57 at 2 s), its table kept between
 #                               moves, vs commit 5b794f6 (40 empties, a table per move),
 #                               at GRAVITY4_MOVE_MS=200, same SPRT, seed 59
+#   scripts/strength.sh forced  a forced move (one candidate) searching its whole budget
+#                               vs commit 79736f9 (played at once), at GRAVITY4_MOVE_MS=200,
+#                               same SPRT, seed 71
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh ladder  default vs every rung of target/ladder (run
 #                               scripts/build-ladder.sh first) at GRAVITY4_MOVE_MS
@@ -76,6 +79,15 @@ library_at() {
         (cd "$dir" && cargo build --release -q -p gravity4) >&2
     fi
     echo "$dir/target/release/libgravity4.so"
+}
+
+# A/B match of this build (copied as $2.so) against the library of commit $3, with the
+# SPRT; $4 pairs, seed $5. Copies, so a rebuild while the match runs changes neither side.
+vs_commit() {
+    local name=$1 copy=$OUT/libs/$2.so base
+    base=$(library_at "$3")
+    mkdir -p "$OUT/libs" && cp "$LIB" "$copy" && cp "$base" "$OUT/libs/$3.so"
+    sprt_match "$name" "$copy" "$OUT/libs/$3.so" "$4" "$5"
 }
 
 case "${1:-chain}" in
@@ -137,10 +149,13 @@ early-stop)
     ;;
 endgame-reach)
     export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-    base=$(library_at 5b794f6)
-    # Copies, so a rebuild while the match runs changes neither side.
-    mkdir -p "$OUT/libs" && cp "$LIB" "$OUT/libs/endgame-reach.so" && cp "$base" "$OUT/libs/5b794f6.so"
-    sprt_match 14-endgame-reach "$OUT/libs/endgame-reach.so" "$OUT/libs/5b794f6.so" 200 59
+    vs_commit 14-endgame-reach endgame-reach 5b794f6 200 59
+    ;;
+forced)
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+    # Step 17: a forced move searches its whole budget, for the subtree tree reuse keeps,
+    # against commit 79736f9, which played it at the first clock check (seed 71).
+    vs_commit 17-forced-moves forced 79736f9 200 71
     ;;
 full)
     export GRAVITY4_MOVE_MS=2000
@@ -162,7 +177,7 @@ ladder)
         --out "$OUT/$name" -q "${CONCURRENCY[@]}"
     ;;
 *)
-    echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|full|ladder" >&2
+    echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|full|ladder" >&2
     exit 2
     ;;
 esac

@@ -57,7 +57,8 @@ pub struct Techniques {
     /// Prove lost, at a node's 8th visit, its children after which the opponent wins by a
     /// chain of threats.
     pub reply_sequences: bool,
-    /// Stop before the deadline once the most visited move cannot be overtaken.
+    /// Stop before the deadline once the most visited move cannot be overtaken, or when the
+    /// move is forced (one candidate).
     pub early_stop: bool,
 }
 

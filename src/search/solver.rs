@@ -111,9 +111,13 @@ pub fn search<R: RngCore>(
     })
 }
 
-/// True when more searching cannot change the move: the root has one candidate or a proven
-/// win, or (with `config.early_stop`) the most visited child leads the runner-up by more
-/// visits than the time left can give.
+/// True when the search should stop before its deadline: the root has a proven winning
+/// move, or (with `config.early_stop`) it has one candidate or the most visited child leads
+/// the runner-up by more visits than the time left can give.
+///
+/// Without the early stop a forced move (one candidate) still searches its whole budget:
+/// the move cannot change, but the budget cannot be banked either, and the search below
+/// the forced move is the subtree that tree reuse hands to our next move.
 fn decided(
     tree: &Tree,
     config: &SearchConfig,
@@ -124,13 +128,16 @@ fn decided(
 ) -> bool {
     let children = tree.children(ROOT);
     let live = || children.iter().filter(|c| c.kind != NodeKind::Loss);
-    if children.len() == 1 || children.iter().any(|c| c.kind == NodeKind::Win) {
+    if children.iter().any(|c| c.kind == NodeKind::Win) {
         return true;
     }
     // Fixed-work runs (tests, benches) do exactly the work asked; without the early stop
     // the search uses its whole budget.
     if limits.max_iterations.is_some() || !config.early_stop {
         return false;
+    }
+    if children.len() == 1 {
+        return true;
     }
     let (mut first, mut second) = (0u32, 0u32);
     for c in live() {
@@ -491,6 +498,7 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
+    use std::time::Duration;
 
     /// The search as the strong profile runs it: with a transposition table.
     fn run(pos: &Position, iterations: u64) -> SearchReport {
@@ -570,6 +578,32 @@ mod tests {
         )
         .unwrap();
         assert!(graph.is_unprepared());
+    }
+
+    /// A forced move (one candidate) searches its whole budget, for the subtree tree reuse
+    /// keeps; only the early stop plays it at the first clock check.
+    #[test]
+    fn a_forced_move_searches_its_budget_unless_the_early_stop_is_on() {
+        // Them holds (5,1),(5,2),(5,3) next to Us at (5,0): the block at col 4 is the only
+        // candidate, and nothing is proven yet.
+        let pos = after(&[0, 1, 6, 2, 6, 3]);
+        let iterations = |early_stop| {
+            let limits = SearchLimits::for_duration(Duration::from_millis(100), 64 << 20);
+            let config = SearchConfig {
+                early_stop,
+                ..SearchConfig::default()
+            };
+            let mut tree = Tree::default();
+            let mut graph = Transpositions::default();
+            let mut rng = SmallRng::seed_from_u64(1);
+            let report = search(&pos, &mut tree, &mut graph, &config, &limits, &mut rng).unwrap();
+            assert_eq!((report.col, tree.children(ROOT).len()), (4, 1));
+            assert_eq!(report.proof, NodeKind::Open);
+            report.iterations
+        };
+        assert_eq!(iterations(true), CLOCK_EVERY);
+        // 100 ms is tens of thousands of iterations even on a loaded machine.
+        assert!(iterations(false) > 20 * CLOCK_EVERY);
     }
 
     #[test]

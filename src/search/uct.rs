@@ -80,7 +80,8 @@ pub struct SearchConfig {
     /// move that sets up a chain is refuted at once, not one reply at a time).
     pub reply_sequences: bool,
     /// Solver search only: stop before the deadline once the most visited root move cannot
-    /// be overtaken in the time left (a proven, won or forced root always stops).
+    /// be overtaken in the time left, or at once when it has one candidate (a proven root,
+    /// or one with a proven winning move, always stops).
     pub early_stop: bool,
 }
 
