@@ -100,7 +100,7 @@ fn move_ms_overrides_the_budget_and_is_not_overrun() {
     }
     // The classic UCT always searches until its deadline: far below the budget would mean
     // the override was not honoured (the default profile stops early when the root is
-    // proven or has a single candidate).
+    // proven or has a proven winning move).
     for &t in &runs[0] {
         assert!(
             t >= BUDGET * 0.9,

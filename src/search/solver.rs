@@ -18,9 +18,10 @@
 //!   counts still drive exploration (Monte-Carlo graph search).
 //! - Reply sequences (optional): a node the search returns to has its unexpanded children
 //!   checked for the opponent's chains, so a quiet move that sets one up is refuted at once.
-//! - Time: the search stops when the root is proven, has a proven winning move or has one
-//!   candidate; optionally also when the most visited move can no longer be overtaken before
-//!   the deadline.
+//! - Time: the search stops when the root is proven or has a proven winning move; a forced
+//!   move searches on, for the subtree reuse keeps. Optionally (the early stop) it also stops
+//!   at a forced move and when the most visited move can no longer be overtaken before the
+//!   deadline.
 
 use super::playout::{Outcome, random_playout};
 use super::threat_sequence::wins_by_threats;
