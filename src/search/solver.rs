@@ -585,9 +585,12 @@ mod tests {
     /// keeps; only the early stop plays it at the first clock check.
     #[test]
     fn a_forced_move_searches_its_budget_unless_the_early_stop_is_on() {
-        // Them holds (5,1),(5,2),(5,3) next to Us at (5,0): the block at col 4 is the only
-        // candidate, and nothing is proven yet.
-        let pos = after(&[0, 1, 6, 2, 6, 3]);
+        // Them holds the bottom row's columns 1 to 3 next to Us in column 0: the block at
+        // column 4 is the only candidate. On 12x12 nothing is proven within 100 ms.
+        let mut pos = Position::new(12, 12, 0, 11).unwrap();
+        for col in [0, 1, 6, 2, 6, 3] {
+            assert!(!pos.play(col));
+        }
         let iterations = |early_stop| {
             let limits = SearchLimits::for_duration(Duration::from_millis(100), 64 << 20);
             let config = SearchConfig {
