@@ -61,11 +61,16 @@ ab() {
     sprt_match "$1" "$LIB@$2" "$LIB@$3" "${@:4}"
 }
 
-# A/B match between two configurations ($4, $5) of a copy of library $2 named $3, so a
-# rebuild while the match runs changes neither side.
+# Copies library $1 to $OUT/libs/$2.so and prints that path: the matches play copies, so
+# a rebuild while they run changes neither side.
+copy_of() {
+    mkdir -p "$OUT/libs" && cp "$1" "$OUT/libs/$2.so" && echo "$OUT/libs/$2.so"
+}
+
+# A/B match between two configurations ($4, $5) of a copy of library $2 named $3.
 ab_of_copy() {
-    local name=$1 copy=$OUT/libs/$3.so
-    mkdir -p "$OUT/libs" && cp "$2" "$copy"
+    local name=$1 copy
+    copy=$(copy_of "$2" "$3")
     sprt_match "$name" "$copy@$4" "$copy@$5" "${@:6}"
 }
 
@@ -81,13 +86,13 @@ library_at() {
     echo "$dir/target/release/libgravity4.so"
 }
 
-# A/B match of this build (copied as $2.so) against the library of commit $3, with the
-# SPRT; $4 pairs, seed $5. Copies, so a rebuild while the match runs changes neither side.
+# A/B match of this build (copied as $2.so) against the library of commit $3 (copied as
+# $3.so), with the SPRT; $4 pairs, seed $5.
 vs_commit() {
-    local name=$1 copy=$OUT/libs/$2.so base
-    base=$(library_at "$3")
-    mkdir -p "$OUT/libs" && cp "$LIB" "$copy" && cp "$base" "$OUT/libs/$3.so"
-    sprt_match "$name" "$copy" "$OUT/libs/$3.so" "$4" "$5"
+    local name=$1 ours base
+    ours=$(copy_of "$LIB" "$2")
+    base=$(copy_of "$(library_at "$3")" "$3")
+    sprt_match "$name" "$ours" "$base" "$4" "$5"
 }
 
 case "${1:-chain}" in
