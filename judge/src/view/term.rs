@@ -2,10 +2,13 @@
 //! (so the views are scriptable through a pipe), and the board drawn with ANSI colours
 //! when stdout is a terminal.
 //!
-//! Plain termios and ANSI escapes instead of a terminal crate: the views need only
-//! "no echo, no line buffering", a handful of keys and colours.
+//! Raw mode and key events come from crossterm; colours are a handful of ANSI escapes.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
+use std::time::Duration;
+
+use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::terminal;
 
 use super::{Cell, Grid, column_key};
 
@@ -30,55 +33,38 @@ pub enum Key {
     Other(String),
 }
 
-/// The terminal for one view; restores the terminal's settings when dropped.
+/// The terminal for one view; leaves raw mode when dropped.
 pub struct Term {
-    /// The settings to restore, when stdin is a terminal switched to raw mode.
-    saved: Option<libc::termios>,
+    /// Stdin is a terminal switched to raw mode.
+    raw: bool,
     /// Draw with colours and clear the screen between frames.
     pub color: bool,
-}
-
-fn isatty(fd: i32) -> bool {
-    // SAFETY: isatty only inspects the descriptor.
-    unsafe { libc::isatty(fd) == 1 }
 }
 
 impl Term {
     /// Raw keys if stdin is a terminal, colours if stdout is one (and `NO_COLOR` is unset).
     pub fn open() -> Term {
-        let color = isatty(1) && std::env::var_os("NO_COLOR").is_none();
-        let mut saved = None;
-        if isatty(0) {
-            // SAFETY: tcgetattr/tcsetattr read and write the termios struct we own.
-            unsafe {
-                let mut t: libc::termios = std::mem::zeroed();
-                if libc::tcgetattr(0, &mut t) == 0 {
-                    let old = t;
-                    // No echo, no line buffering, and Ctrl-C arrives as a key (so the
-                    // terminal is always restored by Drop). Output processing stays on.
-                    t.c_lflag &= !(libc::ICANON | libc::ECHO | libc::ISIG);
-                    t.c_cc[libc::VMIN] = 1;
-                    t.c_cc[libc::VTIME] = 0;
-                    if libc::tcsetattr(0, libc::TCSANOW, &t) == 0 {
-                        saved = Some(old);
-                    }
-                }
-            }
-        }
-        Term { saved, color }
+        let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        // Raw mode: no echo, no line buffering, and Ctrl-C arrives as a key (so the
+        // terminal is always restored by Drop).
+        let raw = std::io::stdin().is_terminal() && terminal::enable_raw_mode().is_ok();
+        Term { raw, color }
     }
 
     /// True when keys arrive one at a time (stdin is a terminal).
     pub fn raw(&self) -> bool {
-        self.saved.is_some()
+        self.raw
     }
 
     /// Drops keys typed ahead (e.g. while the library was thinking), so a stray key
     /// cannot become the next move.
     pub fn discard_typeahead(&self) {
-        if self.raw() {
-            // SAFETY: tcflush only affects the terminal's input queue.
-            unsafe { libc::tcflush(0, libc::TCIFLUSH) };
+        if self.raw {
+            while event::poll(Duration::ZERO).unwrap_or(false) {
+                if event::read().is_err() {
+                    break;
+                }
+            }
         }
     }
 
@@ -91,104 +77,59 @@ impl Term {
         }
     }
 
-    /// Writes and flushes.
+    /// Writes and flushes. Raw mode also turns off the terminal's output processing, so
+    /// line ends go out as `\r\n`, as the terminal itself would have sent them.
     pub fn show(&self, text: &str) {
         let mut o = std::io::stdout().lock();
+        let text = if self.raw {
+            std::borrow::Cow::Owned(text.replace('\n', "\r\n"))
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        };
         let _ = o.write_all(text.as_bytes());
         let _ = o.flush();
     }
 
     /// Waits for the next key (raw mode) or line (line mode).
     pub fn read_key(&mut self) -> Key {
-        if !self.raw() {
+        if !self.raw {
             let mut line = String::new();
             return match std::io::stdin().lock().read_line(&mut line) {
                 Ok(0) | Err(_) => Key::Quit,
                 Ok(_) => Key::Line(line.trim().to_string()),
             };
         }
-        let Some(b) = read_byte(None) else {
-            return Key::Quit;
-        };
-        match b {
-            3 | 4 => Key::Quit,
-            0x1b => self.escape_sequence(),
-            b'\r' | b'\n' => Key::Line(String::new()),
-            0x20..=0x7e => Key::Char(b as char),
-            _ => {
-                // A UTF-8 sequence: read its continuation bytes so they do not become keys.
-                let extra = match b {
-                    0xc0..=0xdf => 1,
-                    0xe0..=0xef => 2,
-                    0xf0..=0xf7 => 3,
-                    _ => 0,
-                };
-                let mut bytes = vec![b];
-                for _ in 0..extra {
-                    bytes.extend(read_byte(Some(50)));
-                }
-                Key::Other(String::from_utf8_lossy(&bytes).into_owned())
+        loop {
+            match event::read() {
+                Ok(Event::Key(k)) if k.kind != KeyEventKind::Release => return key_of(k),
+                Ok(_) => {}
+                Err(_) => return Key::Quit,
             }
         }
     }
+}
 
-    /// After ESC: an arrow/Home/End sequence, or a lone Escape.
-    fn escape_sequence(&self) -> Key {
-        let Some(intro) = read_byte(Some(30)) else {
-            return Key::Other("Esc".into());
-        };
-        if intro != b'[' && intro != b'O' {
-            return Key::Other("Esc".into());
-        }
-        let mut seq = Vec::new();
-        while let Some(b) = read_byte(Some(30)) {
-            seq.push(b);
-            if (0x40..=0x7e).contains(&b) || seq.len() > 8 {
-                break;
-            }
-        }
-        match seq.as_slice() {
-            b"D" => Key::Left,
-            b"C" => Key::Right,
-            b"H" | b"1~" | b"7~" => Key::Home,
-            b"F" | b"4~" | b"8~" => Key::End,
-            _ => Key::Other("Esc".into()),
-        }
+/// What a key event means to the views.
+fn key_of(k: KeyEvent) -> Key {
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    match k.code {
+        KeyCode::Char('c' | 'd') if ctrl => Key::Quit,
+        KeyCode::Char(c) if ctrl => Key::Other(format!("Ctrl-{c}")),
+        KeyCode::Char(c) if c.is_ascii() && !c.is_ascii_control() => Key::Char(c),
+        KeyCode::Char(c) => Key::Other(c.to_string()),
+        KeyCode::Enter => Key::Line(String::new()),
+        KeyCode::Left => Key::Left,
+        KeyCode::Right => Key::Right,
+        KeyCode::Home => Key::Home,
+        KeyCode::End => Key::End,
+        _ => Key::Other("Esc".into()),
     }
 }
 
 impl Drop for Term {
     fn drop(&mut self) {
-        if let Some(t) = self.saved.take() {
-            // SAFETY: restores the settings read in `open` on the same descriptor.
-            unsafe { libc::tcsetattr(0, libc::TCSANOW, &t) };
-        }
-    }
-}
-
-/// One byte from stdin, waiting at most `timeout_ms` (forever when `None`).
-fn read_byte(timeout_ms: Option<i32>) -> Option<u8> {
-    if let Some(ms) = timeout_ms {
-        let mut p = libc::pollfd {
-            fd: 0,
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        // SAFETY: poll reads and writes the one pollfd we own.
-        if unsafe { libc::poll(&mut p, 1, ms) } <= 0 {
-            return None;
-        }
-    }
-    // Straight from the descriptor: std's stdin is buffered, and bytes sitting in its
-    // buffer would be invisible to poll (an arrow key's `[C` would look like a lone Esc).
-    let mut b = [0u8; 1];
-    loop {
-        // SAFETY: read writes at most one byte into the buffer we own.
-        let n = unsafe { libc::read(0, b.as_mut_ptr().cast(), 1) };
-        match n {
-            1 => return Some(b[0]),
-            -1 if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted => {}
-            _ => return None,
+        if self.raw {
+            let _ = terminal::disable_raw_mode();
         }
     }
 }
