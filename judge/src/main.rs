@@ -1,38 +1,105 @@
-//! `judge`: isolated, statistically honest tournaments of course-ABI Connect-4 libraries.
-//!
-//! Data flows one way: schedule -> referee -> library host -> game log -> stats -> report.
-//! `tournament` wires them together for the three commands; `view` shows games to people
-//! (terminal play and replay, the HTML report) on top of the same pieces.
+//! `judge`: parses the command line and calls the [`gravity4_judge`] library.
 
 mod cli;
-mod game_log;
-mod host;
-mod referee;
-mod report;
-mod runner;
-mod schedule;
-// Part of the stats API (e.g. the trinomial SPRT) is not used by the binary yet.
-#[allow(dead_code, unused_imports)]
-mod stats;
-mod tournament;
-mod view;
 
+use anyhow::Result;
 use clap::Parser;
+use gravity4_judge::commands::{self, TournamentOptions};
+use gravity4_judge::players::{self, HostSettings};
+use gravity4_judge::schedule::{self, Mode};
+use gravity4_judge::stats;
+use gravity4_judge::view::{play, replay};
 
-fn main() -> anyhow::Result<()> {
+fn main() -> Result<()> {
     let cli = cli::Cli::parse();
     match cli.command {
-        cli::Command::Host(args) => host::child::run(&host::child::HostSettings {
+        cli::Command::Host(args) => players::run_host(&HostSettings {
             library: &args.library,
             scratch: &args.scratch,
             memory_limit_mb: args.memory_limit_mb,
             parent_pid: args.parent_pid,
         }),
-        cli::Command::Match(args) => tournament::run_match(args),
-        cli::Command::RoundRobin(args) => tournament::run_round_robin(args),
-        cli::Command::Gauntlet(args) => tournament::run_gauntlet(args),
-        cli::Command::Play(args) => view::play::run(args),
-        cli::Command::Replay(args) => view::replay::run(args),
-        cli::Command::Report(args) => view::html::regenerate(&args.dir),
+        cli::Command::Match(args) => {
+            let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+            commands::tournament(&tournament(
+                Mode::Match,
+                vec![args.a, args.b],
+                args.common,
+                sprt,
+            ))
+        }
+        cli::Command::RoundRobin(args) => {
+            commands::tournament(&tournament(Mode::RoundRobin, args.libs, args.common, None))
+        }
+        cli::Command::Gauntlet(args) => {
+            let mut players = vec![args.lib];
+            players.extend(schedule::expand_pool(&args.vs)?);
+            commands::tournament(&tournament(Mode::Gauntlet, players, args.common, None))
+        }
+        cli::Command::Play(args) => play::run(&play::PlayOptions {
+            lib: args.lib,
+            ai_first: args.ai_first,
+            size: args.size,
+            blocked: args.blocked,
+            seed: args.seed,
+            move_limit_ms: args.move_limit_ms,
+            memory_limit_mb: args.memory_limit_mb,
+            save: args.save,
+        }),
+        cli::Command::Replay(args) => replay::run(&replay::ReplayOptions {
+            log: args.log,
+            game: args.game,
+        }),
+        cli::Command::Report(args) => commands::report(&args.dir),
+    }
+}
+
+/// The library's options for a tournament command.
+fn tournament(
+    mode: Mode,
+    players: Vec<std::path::PathBuf>,
+    c: cli::Common,
+    sprt: Option<stats::SprtParams>,
+) -> TournamentOptions {
+    TournamentOptions {
+        mode,
+        players,
+        pairs: c.pairs,
+        seed: c.seed,
+        move_limit_ms: c.move_limit_ms,
+        concurrency: c.concurrency,
+        memory_limit_mb: c.memory_limit_mb,
+        reuse_process: c.reuse_process,
+        out: c.out,
+        resume: c.resume,
+        quiet: c.quiet,
+        sprt,
+    }
+}
+
+/// Parses `--sprt elo0=.. elo1=.. alpha=.. beta=..` (the tokens may also be one
+/// comma-separated argument).
+fn parse_sprt(items: &[String]) -> Result<stats::SprtParams> {
+    stats::parse_sprt(&items.join(" ")).map_err(|e| anyhow::anyhow!("--sprt: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sprt_args() {
+        let p = parse_sprt(&[
+            "elo0=0".into(),
+            "elo1=10".into(),
+            "alpha=0.1".into(),
+            "beta=0.05".into(),
+        ])
+        .unwrap();
+        assert_eq!((p.elo0, p.elo1, p.alpha, p.beta), (0.0, 10.0, 0.1, 0.05));
+        let p = parse_sprt(&["elo0=-5,elo1=5,alpha=0.05,beta=0.05".into()]).unwrap();
+        assert_eq!((p.elo0, p.elo1), (-5.0, 5.0));
+        assert!(parse_sprt(&["elo0=5".into(), "elo1=0".into()]).is_err());
+        assert!(parse_sprt(&["gamma=1".into()]).is_err());
     }
 }

@@ -1,20 +1,59 @@
 //! Who plays whom, on which boards, in which order.
 //!
-//! Every pairing plays `pairs` boards; board `k` is the same for every pairing (drawn
-//! from the run seed and `k`, as the course draws them: `M`, `N` uniform in 9..=12, the
-//! blocked cell uniform over the whole board), which makes pairings comparable. Each
+//! Every pairing plays `pairs` boards; board `k` is the same for every pairing (the game
+//! draws it from a seed mixed from the run seed and `k`), which makes pairings comparable. Each
 //! board is played twice with colours swapped. Game ids are deterministic, so a resumed
 //! run knows exactly which games are missing.
 
 use std::collections::HashSet;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use rand::{Rng, SeedableRng, rngs::StdRng};
+use serde::{Deserialize, Serialize};
 
-use crate::referee::BoardSpec;
+use crate::games::Game;
+use crate::players::PlayerSpec;
 
-/// A library taking part in the run.
+/// The kind of tournament: who meets whom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Two players.
+    Match,
+    /// Everyone against everyone.
+    RoundRobin,
+    /// The first player against each of the others.
+    Gauntlet,
+}
+
+impl Mode {
+    /// The command's name, as run.json and summary.json record it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Match => "match",
+            Mode::RoundRobin => "round-robin",
+            Mode::Gauntlet => "gauntlet",
+        }
+    }
+
+    /// The pairings this mode plays among `n` entrants.
+    pub fn pairings(self, n: usize) -> Vec<Pairing> {
+        match self {
+            Mode::Match => vec![Pairing { a: 0, b: 1 }],
+            Mode::RoundRobin => round_robin(n),
+            Mode::Gauntlet => gauntlet(n),
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A player taking part in the run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entrant {
     /// Unique display name (the file stem, disambiguated when stems repeat).
@@ -22,65 +61,18 @@ pub struct Entrant {
     /// The player as given on the command line (`LIB.so` or `LIB.so@KEY=VALUE,...`): what
     /// the game log records and `--resume` compares.
     pub path: PathBuf,
-    /// The library file.
-    pub library: PathBuf,
-    /// Environment variables set for this player's host process only.
-    pub env: Vec<(String, String)>,
+    /// What the argument names.
+    pub spec: PlayerSpec,
 }
 
-/// Splits a player argument `LIB.so@KEY=VALUE[,KEY=VALUE...]` into the library and the
-/// environment its process gets, so one file can play as several configurations (e.g.
-/// `libgravity4.so@GRAVITY4_PROFILE=classic`). An argument naming an existing file, or
-/// without `@`, is a plain library.
-pub fn split_player(spec: &Path) -> Result<(PathBuf, Vec<(String, String)>)> {
-    let text = spec.to_string_lossy();
-    let Some((lib, assignments)) = text.rsplit_once('@').filter(|_| !spec.exists()) else {
-        return Ok((spec.to_path_buf(), Vec::new()));
-    };
-    // A piece without `=` continues the previous value, so values may hold commas:
-    // `@GRAVITY4_DISABLE=reuse,endgame,GRAVITY4_MOVE_MS=50`.
-    let mut env: Vec<(String, String)> = Vec::new();
-    for piece in assignments.split(',') {
-        match (piece.split_once('='), env.last_mut()) {
-            (Some((k, v)), _) if !k.is_empty() && !k.contains(char::is_whitespace) => {
-                env.push((k.to_string(), v.to_string()));
-            }
-            (None, Some((_, value))) => {
-                value.push(',');
-                value.push_str(piece);
-            }
-            _ => bail!(
-                "bad player {text:?}: expected LIB.so@KEY=VALUE[,KEY=VALUE...], got {piece:?}"
-            ),
-        }
-    }
-    Ok((PathBuf::from(lib), env))
-}
-
-/// Names players by file stem, plus `@` and their environment settings as `KEY=VALUE`
-/// with the key's namespace word dropped (`GRAVITY4_DISABLE=reuse` shows as
-/// `DISABLE=reuse`: the value alone would read the same for enabling and disabling);
-/// repeated names get `#2`, `#3`...
+/// Names players by [`PlayerSpec::base_name`]; repeated names get `#2`, `#3`...
 pub fn entrants(paths: &[PathBuf]) -> Result<Vec<Entrant>> {
     let mut seen: Vec<String> = Vec::new();
     paths
         .iter()
         .map(|p| {
-            let (library, env) = split_player(p)?;
-            let mut stem = library
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| library.display().to_string());
-            if !env.is_empty() {
-                let settings: Vec<String> = env
-                    .iter()
-                    .map(|(k, v)| {
-                        let key = k.split_once('_').map_or(k.as_str(), |(_, rest)| rest);
-                        format!("{key}={v}")
-                    })
-                    .collect();
-                stem = format!("{stem}@{}", settings.join(","));
-            }
+            let spec = PlayerSpec::parse(p)?;
+            let stem = spec.base_name();
             let mut name = stem.clone();
             let mut k = 2;
             while seen.contains(&name) {
@@ -91,8 +83,7 @@ pub fn entrants(paths: &[PathBuf]) -> Result<Vec<Entrant>> {
             Ok(Entrant {
                 name,
                 path: p.clone(),
-                library,
-                env,
+                spec,
             })
         })
         .collect()
@@ -155,8 +146,8 @@ pub fn gauntlet(n: usize) -> Vec<Pairing> {
 }
 
 /// One game to play.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Job {
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job<G: Game> {
     /// Index into the pairing list.
     pub pairing: usize,
     /// Board number within the pairing.
@@ -168,12 +159,12 @@ pub struct Job {
     /// Entrant moving second.
     pub second: usize,
     /// The board.
-    pub board: BoardSpec,
+    pub board: G::Setup,
     /// The seed the board was drawn from.
     pub board_seed: u64,
 }
 
-impl Job {
+impl<G: Game> Job<G> {
     /// Deterministic id: pairing, board, game.
     pub fn id(&self) -> String {
         game_id(self.pairing, self.pair, self.game)
@@ -193,23 +184,29 @@ fn mix(seed: u64, k: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Board `pair` of a run with `seed`, drawn as the course draws boards.
-pub fn board(seed: u64, pair: u32) -> (BoardSpec, u64) {
-    let board_seed = mix(seed, pair as u64);
-    let mut rng = StdRng::seed_from_u64(board_seed);
-    let m = rng.random_range(9..=12);
-    let n = rng.random_range(9..=12);
-    let no_x = rng.random_range(0..m);
-    let no_y = rng.random_range(0..n);
-    (BoardSpec { m, n, no_x, no_y }, board_seed)
+/// The seed board `pair` of a run with `seed` is drawn from.
+pub fn board_seed(seed: u64, pair: u32) -> u64 {
+    mix(seed, pair as u64)
+}
+
+/// Board `pair` of a run with `seed`, drawn by the game's rules, with its seed.
+pub fn board<G: Game>(game: &G, seed: u64, pair: u32) -> (G::Setup, u64) {
+    let board_seed = board_seed(seed, pair);
+    (game.setup(board_seed), board_seed)
 }
 
 /// All games of the run except the pairs in `done` (pairing, pair), board by board so
 /// that results arrive for every pairing evenly and pairs finish close together.
-pub fn jobs(pairings: &[Pairing], pairs: u32, seed: u64, done: &HashSet<(usize, u32)>) -> Vec<Job> {
+pub fn jobs<G: Game>(
+    game: &G,
+    pairings: &[Pairing],
+    pairs: u32,
+    seed: u64,
+    done: &HashSet<(usize, u32)>,
+) -> Vec<Job<G>> {
     let mut out = Vec::new();
     for pair in 0..pairs {
-        let (spec, board_seed) = board(seed, pair);
+        let (spec, board_seed) = board(game, seed, pair);
         for (i, p) in pairings.iter().enumerate() {
             if done.contains(&(i, pair)) {
                 continue;
@@ -233,24 +230,18 @@ pub fn jobs(pairings: &[Pairing], pairs: u32, seed: u64, done: &HashSet<(usize, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::connect4::Connect4;
 
     #[test]
-    fn boards_are_reproducible_and_in_range() {
-        let mut sizes = HashSet::new();
-        let mut blocked_rows = HashSet::new();
-        for k in 0..2000 {
-            let (b, s) = board(42, k);
-            assert_eq!(board(42, k), (b, s));
-            assert!((9..=12).contains(&b.m) && (9..=12).contains(&b.n));
-            assert!((0..b.m).contains(&b.no_x) && (0..b.n).contains(&b.no_y));
-            sizes.insert((b.m, b.n));
-            if b.m == 9 {
-                blocked_rows.insert(b.no_x);
-            }
+    fn boards_are_reproducible_and_differ_by_seed() {
+        for k in 0..200 {
+            assert_eq!(board(&Connect4, 42, k), board(&Connect4, 42, k));
         }
-        assert_eq!(sizes.len(), 16);
-        assert_eq!(blocked_rows.len(), 9, "top and bottom rows included");
-        assert_ne!(board(1, 0), board(2, 0));
+        assert_ne!(board(&Connect4, 1, 0), board(&Connect4, 2, 0));
+        // The very first board of seed 5 (what a seeded run plays first).
+        let (b, s) = board(&Connect4, 5, 0);
+        assert_eq!(s, board_seed(5, 0));
+        assert_eq!(b, Connect4.setup(s));
     }
 
     #[test]
@@ -264,14 +255,20 @@ mod tests {
                 Pairing { a: 0, b: 3 }
             ]
         );
-        let p = round_robin(3);
-        let all = jobs(&p, 2, 7, &HashSet::new());
+        assert_eq!(Mode::Gauntlet.pairings(4), gauntlet(4));
+        assert_eq!(Mode::Match.pairings(2), vec![Pairing { a: 0, b: 1 }]);
+        assert_eq!(
+            serde_json::to_string(&Mode::RoundRobin).unwrap(),
+            "\"round-robin\""
+        );
+        let p = Mode::RoundRobin.pairings(3);
+        let all = jobs(&Connect4, &p, 2, 7, &HashSet::new());
         assert_eq!(all.len(), 12);
         assert_eq!((all[0].first, all[0].second), (0, 1));
         assert_eq!((all[1].first, all[1].second), (1, 0));
         assert_eq!(all[0].board, all[1].board);
         let done: HashSet<_> = [(0, 0)].into();
-        let rest = jobs(&p, 2, 7, &done);
+        let rest = jobs(&Connect4, &p, 2, 7, &done);
         assert_eq!(rest.len(), 10);
         assert!(rest.iter().all(|j| (j.pairing, j.pair) != (0, 0)));
     }
@@ -321,22 +318,14 @@ mod tests {
             names,
             ["g@PROFILE=classic", "g@PROFILE=strong,MOVE_MS=50", "g"]
         );
-        assert_eq!(e[1].library, PathBuf::from("lib/g.so"));
+        assert_eq!(e[1].spec.file(), Path::new("lib/g.so"));
         assert_eq!(
-            e[1].env,
-            [
-                ("GRAVITY4_PROFILE".to_string(), "strong".to_string()),
-                ("GRAVITY4_MOVE_MS".to_string(), "50".to_string())
-            ]
+            e[1].path,
+            PathBuf::from("lib/g.so@GRAVITY4_PROFILE=strong,GRAVITY4_MOVE_MS=50")
         );
-        assert!(e[2].env.is_empty());
         assert!(entrants(&["g.so@NOEQUALS".into()]).is_err());
         let e =
             entrants(&["g.so@GRAVITY4_DISABLE=reuse,endgame,GRAVITY4_MOVE_MS=5".into()]).unwrap();
-        assert_eq!(e[0].env[0].1, "reuse,endgame");
-        assert_eq!(
-            e[0].env[1],
-            ("GRAVITY4_MOVE_MS".to_string(), "5".to_string())
-        );
+        assert_eq!(e[0].name, "g@DISABLE=reuse,endgame,MOVE_MS=5");
     }
 }

@@ -1,393 +1,414 @@
-//! The three commands, wired: entrants and pairings (schedule), the run directory and
-//! `--resume`, the worker pool (runner), the game log, and the final report.
+//! A tournament: the games a schedule asks for, played by a pool of workers, each game
+//! refereed between two players, and every finished game handed to the observers.
+//!
+//! The tournament knows the schedule, the referee, the players (through the [`Lineup`]
+//! and [`Player`] seams) and the results it needs to stop an SPRT; it does not know who
+//! observes it (the game log, the progress bar, the report), nor how players run.
 
-use std::collections::HashSet;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
-use serde::{Deserialize, Serialize};
+use anyhow::Result;
 
-use crate::cli::{Common, GauntletArgs, MatchArgs, RoundRobinArgs};
-use crate::game_log::{self, GameLog};
-use crate::host::{HostConfig, LogSink};
-use crate::report::{self, Progress};
-use crate::runner::{self, RunSettings};
-use crate::schedule::{self, Pairing};
-use crate::stats::SprtParams;
+use crate::games::{Game, Side, Termination};
+use crate::players::{Lineup, Player};
+use crate::record::{GameRecord, GameResult, Observer, course_code};
+use crate::referee::{self, Outcome};
+use crate::results;
+use crate::schedule::{self, Entrant, Job, Pairing};
+use crate::stats::{SprtDecision, SprtParams};
 
-/// Each library's captured stdout+stderr is cut at this many bytes per run.
-const LOG_CAP_BYTES: u64 = 1 << 20;
-
-/// What `run.json` records, so `--resume` can check it continues the same run.
-#[derive(Debug, Serialize, Deserialize)]
-struct RunInfo {
-    mode: String,
-    players: Vec<PathBuf>,
-    names: Vec<String>,
-    seed: u64,
-    pairs: u32,
-    move_limit_ms: u64,
-    memory_limit_mb: u64,
-    reuse_process: bool,
-    judge_version: String,
-    /// The `--sprt` parameters as given (runs written before it was recorded have none).
-    #[serde(default)]
-    sprt: Option<String>,
+/// How games are played.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Wall-clock limit per move.
+    pub move_limit: Duration,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Keep one player process per entrant per worker across games (the course runner's
+    /// way); otherwise every game gets fresh players.
+    pub reuse_process: bool,
+    /// The run's seed (boards are drawn from it; recorded in every game).
+    pub seed: u64,
+    /// Boards per pairing.
+    pub pairs: u32,
+    /// Stop once this SPRT decides (on pairing 0).
+    pub sprt: Option<SprtParams>,
 }
 
-/// `judge match`.
-pub fn run_match(args: MatchArgs) -> Result<()> {
-    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
-    run(
-        "match",
-        vec![args.a, args.b],
-        pairings_of_mode("match"),
-        &args.common,
-        sprt,
-    )
+/// What is left to play of a run.
+#[derive(Debug)]
+pub struct Plan<G: Game> {
+    /// The games still to play, in order.
+    pub jobs: Vec<Job<G>>,
+    /// The games already logged (a resumed run's whole pairs).
+    pub logged: Vec<GameRecord<G>>,
 }
 
-/// The pairings a mode plays among `n` entrants.
-fn pairings_of_mode(mode: &str) -> fn(usize) -> Vec<Pairing> {
-    match mode {
-        "round-robin" => schedule::round_robin,
-        "gauntlet" => schedule::gauntlet,
-        _ => |_| vec![Pairing { a: 0, b: 1 }],
+impl<G: Game> Plan<G> {
+    /// The games of `pairings` under `settings` that `logged` does not hold yet. A resumed
+    /// run whose SPRT had already decided plays nothing more: the log is read as a
+    /// sequential test (stopping at the first deciding prefix), like the final report.
+    pub fn new(
+        game: &G,
+        pairings: &[Pairing],
+        settings: &Settings,
+        logged: Vec<GameRecord<G>>,
+    ) -> Plan<G> {
+        let done: HashSet<(usize, u32)> = logged.iter().map(|r| (r.pairing, r.pair)).collect();
+        let decided_before = settings.sprt.as_ref().is_some_and(|p| {
+            results::sequential_sprt(&logged, 0, p).decision != SprtDecision::Continue
+        });
+        let jobs = if decided_before {
+            Vec::new()
+        } else {
+            schedule::jobs(game, pairings, settings.pairs, settings.seed, &done)
+        };
+        Plan { jobs, logged }
     }
 }
 
-/// `judge report`: prints the table of the run in `dir`. A run that was stopped before its
-/// end or is still running (its summary older than its game log) first gets `summary.json`
-/// built from `run.json` and the complete pairs of `games.jsonl`. The table always counts the
-/// games its `summary.json` counts: every game of a finished run, as the match did, and the
-/// whole pairs of a stopped one. The game log is only read, so a match still running keeps
-/// appending to it.
-pub fn summarize_run(dir: &Path) -> Result<()> {
-    let summary_path = dir.join("summary.json");
-    let log_path = dir.join("games.jsonl");
-    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    let up_to_date = matches!(
-        (modified(&summary_path), modified(&log_path)),
-        (Some(summary), Some(log)) if summary >= log
-    );
-    let path = dir.join("run.json");
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let info: RunInfo =
-        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
-    let entrants = schedule::entrants(&info.players)?;
-    let pairings = pairings_of_mode(&info.mode)(entrants.len());
-    let sprt = info
-        .sprt
-        .as_deref()
-        .map(|s| crate::stats::parse_sprt(s).map_err(|e| anyhow::anyhow!("run.json sprt: {e}")))
-        .transpose()?;
-    let records = game_log::read(&log_path)?;
-    let summarized_games = if up_to_date {
-        let text = std::fs::read_to_string(&summary_path)
-            .with_context(|| format!("reading {}", summary_path.display()))?;
-        let summary: serde_json::Value = serde_json::from_str(&text)
-            .with_context(|| format!("parsing {}", summary_path.display()))?;
-        summary["games"].as_u64()
-    } else {
-        None
+/// Plays `plan`, handing every finished game to each of `observers` in turn (on this
+/// thread, in finishing order), then the whole run's records to their
+/// `tournament_finished`. New games stop once the SPRT decides (live, on all complete
+/// pairs so far) or an observer fails; games in flight still finish and are handed on.
+/// Returns every record of the run.
+pub fn play<G: Game>(
+    game: &G,
+    settings: &Settings,
+    entrants: &[Entrant],
+    lineup: &dyn Lineup<G>,
+    plan: Plan<G>,
+    observers: &mut [&mut dyn Observer<G>],
+) -> Result<Vec<GameRecord<G>>> {
+    let Plan {
+        jobs,
+        logged: mut records,
+    } = plan;
+    let decided = |recs: &[GameRecord<G>]| {
+        settings
+            .sprt
+            .as_ref()
+            .is_some_and(|p| results::sprt_of(recs, 0, p).decision != SprtDecision::Continue)
     };
-    // Only whole pairs unless the match itself summarized every game: a board played in one
-    // colour only would bias the score.
-    let whole_pairs_only = summarized_games != Some(records.len() as u64);
-    let records = if whole_pairs_only {
-        game_log::whole_pairs(records)
-    } else {
-        records
-    };
-    let summary = report::summarize(&info.mode, &entrants, &pairings, &records, sprt.as_ref());
-    if !up_to_date {
-        std::fs::write(
-            &summary_path,
-            serde_json::to_string_pretty(&summary)? + "\n",
-        )
-        .context("writing summary.json")?;
-    }
-    print!("{}", report::render(&summary));
-    if whole_pairs_only {
-        println!(
-            "\n{} of {} planned games, whole pairs only (the run was stopped or is still running)",
-            records.len(),
-            pairings.len() * 2 * info.pairs as usize
-        );
-    }
-    Ok(())
-}
-
-/// `judge round-robin`.
-pub fn run_round_robin(args: RoundRobinArgs) -> Result<()> {
-    run(
-        "round-robin",
-        args.libs,
-        pairings_of_mode("round-robin"),
-        &args.common,
-        None,
-    )
-}
-
-/// `judge gauntlet`.
-pub fn run_gauntlet(args: GauntletArgs) -> Result<()> {
-    let mut paths = vec![args.lib];
-    paths.extend(schedule::expand_pool(&args.vs)?);
-    run(
-        "gauntlet",
-        paths,
-        pairings_of_mode("gauntlet"),
-        &args.common,
-        None,
-    )
-}
-
-/// Parses `--sprt elo0=.. elo1=.. alpha=.. beta=..` (the tokens may also be one
-/// comma-separated argument).
-fn parse_sprt(items: &[String]) -> Result<SprtParams> {
-    crate::stats::parse_sprt(&items.join(" ")).map_err(|e| anyhow::anyhow!("--sprt: {e}"))
-}
-
-fn run(
-    mode: &str,
-    paths: Vec<PathBuf>,
-    pairings_for: impl Fn(usize) -> Vec<Pairing>,
-    common: &Common,
-    sprt: Option<SprtParams>,
-) -> Result<()> {
-    if paths.len() < 2 {
-        bail!("{mode} needs at least two libraries");
-    }
-    crate::host::sweep_stale_scratch();
-    let entrants = schedule::entrants(&paths)?;
-    let pairings = pairings_for(entrants.len());
-    let (dir, seed) = prepare_dir(mode, &entrants, common)?;
-    let info = RunInfo {
-        mode: mode.to_string(),
-        players: paths.clone(),
-        names: entrants.iter().map(|e| e.name.clone()).collect(),
-        seed,
-        pairs: common.pairs,
-        move_limit_ms: common.move_limit_ms,
-        memory_limit_mb: common.memory_limit_mb,
-        reuse_process: common.reuse_process,
-        judge_version: env!("CARGO_PKG_VERSION").to_string(),
-        sprt: sprt.as_ref().map(|p| {
-            format!(
-                "elo0={} elo1={} alpha={} beta={}",
-                p.elo0, p.elo1, p.alpha, p.beta
-            )
-        }),
-    };
-    std::fs::write(
-        dir.join("run.json"),
-        serde_json::to_string_pretty(&info)? + "\n",
-    )
-    .context("writing run.json")?;
-    let logs_dir = dir.join("logs");
-    std::fs::create_dir_all(&logs_dir)
-        .with_context(|| format!("creating {}", logs_dir.display()))?;
-    let logs = entrants
-        .iter()
-        .map(|e| {
-            let path = logs_dir.join(format!("{}.log", e.name.replace(['/', '#'], "_")));
-            LogSink::open(&path, LOG_CAP_BYTES)
-                .map(Arc::new)
-                .with_context(|| format!("opening {}", path.display()))
-        })
-        .collect::<Result<Vec<_>>>()?;
-
-    let log_path = dir.join("games.jsonl");
-    let mut records = if common.resume.is_some() {
-        game_log::keep_whole_pairs(&log_path)?
-    } else {
-        Vec::new()
-    };
-    let done: HashSet<(usize, u32)> = records.iter().map(|r| (r.pairing, r.pair)).collect();
-    // Live, the test runs on all complete pairs so far; a resumed run reads the log as a
-    // sequential test (stopping at the first deciding prefix), like the final report.
-    let decided = |recs: &[game_log::GameRecord]| {
-        sprt.as_ref()
-            .is_some_and(|p| report::sprt_of(recs, 0, p).decision != "continue")
-    };
-    let decided_before = sprt
-        .as_ref()
-        .is_some_and(|p| report::sequential_sprt(&records, 0, p).decision != "continue");
-    let jobs = if decided_before {
-        Vec::new()
-    } else {
-        schedule::jobs(&pairings, common.pairs, seed, &done)
-    };
-    let concurrency = common
-        .concurrency
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    eprintln!(
-        "judge {mode}: {} players, {} games to play ({} already logged), seed {seed}, concurrency {concurrency}, run directory {}",
-        entrants.len(),
-        jobs.len(),
-        records.len(),
-        dir.display()
-    );
-
-    let settings = RunSettings {
-        move_limit: Duration::from_millis(common.move_limit_ms),
-        concurrency,
-        reuse_process: common.reuse_process,
-        host: HostConfig {
-            exe: std::env::current_exe().context("locating the judge executable")?,
-            memory_limit_mb: common.memory_limit_mb,
-        },
-        seed,
-    };
-    let mut progress = Progress::new(
-        (records.len() + jobs.len()) as u64,
-        records.len() as u64,
-        &entrants[0].name,
-    );
-    if common.quiet {
-        progress.hide();
-    }
-    let mut log = GameLog::open(&log_path)?;
-    runner::run(&settings, &entrants, &logs, jobs, |rec| {
-        log.append(&rec)?;
-        progress.record(&rec);
+    run_pool(game, settings, entrants, lineup, jobs, |rec| {
+        for o in observers.iter_mut() {
+            o.game_finished(&rec)?;
+        }
         records.push(rec);
         Ok(decided(&records))
     })?;
-    progress.finish();
-
-    let summary = report::summarize(mode, &entrants, &pairings, &records, sprt.as_ref());
-    std::fs::write(
-        dir.join("summary.json"),
-        serde_json::to_string_pretty(&summary)? + "\n",
-    )
-    .context("writing summary.json")?;
-    crate::view::html::write(&dir)?;
-    print!("{}", report::render(&summary));
-    println!(
-        "\nrun directory: {} (open report.html in a browser)",
-        dir.display()
-    );
-    Ok(())
+    for o in observers.iter_mut() {
+        o.tournament_finished(&records)?;
+    }
+    Ok(records)
 }
 
-/// Creates or reopens the run directory; returns it with the seed to use.
-fn prepare_dir(
-    mode: &str,
-    entrants: &[schedule::Entrant],
-    common: &Common,
-) -> Result<(PathBuf, u64)> {
-    if let Some(dir) = &common.resume {
-        let path = dir.join("run.json");
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("--resume: reading {}", path.display()))?;
-        let info: RunInfo = serde_json::from_str(&text)
-            .with_context(|| format!("--resume: parsing {}", path.display()))?;
-        let paths: Vec<&Path> = entrants.iter().map(|e| e.path.as_path()).collect();
-        let logged: Vec<&Path> = info.players.iter().map(|p| p.as_path()).collect();
-        if info.mode != mode || paths != logged {
-            bail!(
-                "--resume {}: that run was `{}` with {:?}; give the same command and libraries",
-                dir.display(),
-                info.mode,
-                info.players
-            );
+/// The worker pool: `concurrency` threads, each playing one game at a time with its own
+/// players, sending finished games back to this thread, which calls `on_game` for each.
+/// When it returns `Ok(true)` (stop) no new game starts; games in flight still finish and
+/// are reported.
+fn run_pool<G: Game>(
+    game: &G,
+    settings: &Settings,
+    entrants: &[Entrant],
+    lineup: &dyn Lineup<G>,
+    jobs: Vec<Job<G>>,
+    mut on_game: impl FnMut(GameRecord<G>) -> Result<bool>,
+) -> Result<()> {
+    let queue = Mutex::new(VecDeque::from(jobs));
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<GameRecord<G>>();
+    std::thread::scope(|s| -> Result<()> {
+        for _ in 0..settings.concurrency.max(1) {
+            let tx = tx.clone();
+            let (queue, stop) = (&queue, &stop);
+            s.spawn(move || {
+                let mut worker = Worker {
+                    game,
+                    settings,
+                    entrants,
+                    lineup,
+                    players: HashMap::new(),
+                };
+                while !stop.load(Ordering::Relaxed) {
+                    let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+                    let Some(job) = job else { break };
+                    if tx.send(worker.play(&job)).is_err() {
+                        break;
+                    }
+                }
+            });
         }
-        if common.seed.is_some_and(|s| s != info.seed) {
-            bail!(
-                "--resume {}: that run used --seed {}",
-                dir.display(),
-                info.seed
-            );
+        drop(tx);
+        let mut result = Ok(());
+        for rec in rx {
+            if result.is_err() {
+                continue;
+            }
+            match on_game(rec) {
+                Ok(false) => {}
+                Ok(true) => stop.store(true, Ordering::Relaxed),
+                Err(e) => {
+                    // Cannot record games any more: stop scheduling, let workers drain.
+                    stop.store(true, Ordering::Relaxed);
+                    result = Err(e);
+                }
+            }
         }
-        return Ok((dir.clone(), info.seed));
+        result
+    })
+}
+
+/// One worker thread's state: its kept players when `--reuse-process` is on.
+struct Worker<'a, G: Game> {
+    game: &'a G,
+    settings: &'a Settings,
+    entrants: &'a [Entrant],
+    lineup: &'a dyn Lineup<G>,
+    /// Keyed by (entrant, slot): slot 1 only when an entrant plays itself.
+    players: HashMap<(usize, u8), Box<dyn Player<G>>>,
+}
+
+impl<G: Game> Worker<'_, G> {
+    /// A kept player that can play on, or a newly opened one (not yet waited for).
+    fn player(&mut self, key: (usize, u8)) -> Box<dyn Player<G>> {
+        match self.players.remove(&key) {
+            Some(p) if p.reusable() => p,
+            _ => self.lineup.open(key.0),
+        }
     }
-    let dir = match &common.out {
-        Some(d) => d.clone(),
-        None => fresh_dir(mode)?,
-    };
-    std::fs::create_dir_all(&dir)
-        .with_context(|| format!("creating run directory {}", dir.display()))?;
-    if dir.join("games.jsonl").exists() {
-        bail!(
-            "{} already holds a run (games.jsonl); use --resume {} to continue it or another --out",
-            dir.display(),
-            dir.display()
+
+    fn play(&mut self, job: &Job<G>) -> GameRecord<G> {
+        let keys = [
+            (job.first, 0),
+            (job.second, u8::from(job.first == job.second)),
+        ];
+        // Only the two players of this game are kept; others are closed.
+        self.players.retain(|k, _| keys.contains(k));
+        // Both are opened before either is started: the two loads overlap.
+        let mut first = self.player(keys[0]);
+        let mut second = self.player(keys[1]);
+        let outcome = referee::play(
+            self.game,
+            &job.board,
+            [first.as_mut(), second.as_mut()],
+            self.settings.move_limit,
         );
+        for (key, p) in keys.into_iter().zip([first, second]) {
+            if self.settings.reuse_process && p.reusable() {
+                self.players.insert(key, p);
+            }
+        }
+        self.record(job, outcome)
     }
-    let seed = common.seed.unwrap_or_else(|| {
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
-        t.as_nanos() as u64 ^ (std::process::id() as u64) << 32
-    });
-    Ok((dir, seed))
+
+    fn record(&self, job: &Job<G>, mut o: Outcome<G>) -> GameRecord<G> {
+        let (a, b) = (&self.entrants[job.first], &self.entrants[job.second]);
+        // The referee does not word verdicts; say what they mean in the log.
+        o.detail = o.detail.or_else(|| match o.termination {
+            Termination::Timeout => Some(format!(
+                "no answer within {} ms",
+                self.settings.move_limit.as_millis()
+            )),
+            Termination::Null => Some("getPoint returned NULL".into()),
+            _ => None,
+        });
+        let loser = o.winner.map(Side::other);
+        GameRecord {
+            id: job.id(),
+            pairing: job.pairing,
+            pair: job.pair,
+            game: job.game,
+            first: a.name.clone(),
+            second: b.name.clone(),
+            first_path: a.path.clone(),
+            second_path: b.path.clone(),
+            result: GameResult::of(o.winner),
+            termination: o.termination,
+            course_code: course_code(o.termination, loser, o.detail.as_deref()),
+            loser,
+            detail: o.detail,
+            illegal_point: o.illegal_point,
+            board: job.board,
+            moves: o.moves,
+            move_ms: o.move_ms.iter().map(|&ms| round3(ms)).collect(),
+            cpu_ms: o.cpu_ms.iter().map(|c| c.map(round3)).collect(),
+            seed: self.settings.seed,
+            board_seed: job.board_seed,
+            margin: o.margin,
+        }
+    }
 }
 
-/// `runs/YYYYMMDD-HHMMSS-MODE`, with a numeric suffix if taken.
-fn fresh_dir(mode: &str) -> Result<PathBuf> {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default()
-        .as_secs() as i64;
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let (y, m, d) = civil_from_days(days);
-    let base = format!(
-        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}-{mode}",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    );
-    let root = PathBuf::from("runs");
-    let mut dir = root.join(&base);
-    let mut k = 2;
-    while dir.exists() {
-        dir = root.join(format!("{base}-{k}"));
-        k += 1;
-    }
-    Ok(dir)
-}
-
-/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (H. Hinnant).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
+/// Milliseconds to the microsecond, as the log keeps them.
+pub fn round3(ms: f64) -> f64 {
+    (ms * 1000.0).round() / 1000.0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::connect4::{BoardSpec, Connect4, Point, Position};
+    use crate::players::{Answer, Fault};
+    use crate::schedule::Mode;
 
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    /// In-memory players: entrant 0 plays the leftmost column, entrant 1 crashes on its
+    /// first move, entrant 2 cannot load.
+    struct Fakes;
+
+    struct Fake(usize);
+
+    impl Player<Connect4> for Fake {
+        fn start(&mut self, _: &Connect4, _: &BoardSpec, _: Side) -> Result<(), Fault> {
+            match self.0 {
+                2 => Err(Fault::MissingSymbol("missing symbol getPoint".into())),
+                _ => Ok(()),
+            }
+        }
+        fn next_move(
+            &mut self,
+            _: &Connect4,
+            p: &Position,
+            _: Option<Point>,
+            _: Duration,
+        ) -> Answer<Point> {
+            // As slow as a quick library, so the pool's stop can overtake the queue.
+            std::thread::sleep(Duration::from_millis(1));
+            let reply = match self.0 {
+                0 => Ok((0..p.spec().n).find_map(|y| p.drop_point(y)).unwrap()),
+                _ => Err(Fault::Crash("SIGSEGV".into())),
+            };
+            Answer {
+                reply,
+                wall_ms: 0.0004,
+                cpu_ms: None,
+            }
+        }
+        fn reusable(&self) -> bool {
+            true
+        }
+    }
+
+    impl Lineup<Connect4> for Fakes {
+        fn open(&self, who: usize) -> Box<dyn Player<Connect4>> {
+            Box::new(Fake(who))
+        }
+    }
+
+    /// Counts what it is handed.
+    #[derive(Default)]
+    struct Count {
+        games: usize,
+        finished_with: Option<usize>,
+    }
+
+    impl Observer<Connect4> for Count {
+        fn game_finished(&mut self, _: &GameRecord<Connect4>) -> Result<()> {
+            self.games += 1;
+            Ok(())
+        }
+        fn tournament_finished(&mut self, records: &[GameRecord<Connect4>]) -> Result<()> {
+            self.finished_with = Some(records.len());
+            Ok(())
+        }
     }
 
     #[test]
-    fn sprt_args() {
-        let p = parse_sprt(&[
-            "elo0=0".into(),
-            "elo1=10".into(),
-            "alpha=0.1".into(),
-            "beta=0.05".into(),
-        ])
+    fn a_round_robin_of_fake_players_gets_its_verdicts_and_observers_see_every_game() {
+        let entrants =
+            schedule::entrants(&["ok.so".into(), "crash.so".into(), "nosym.so".into()]).unwrap();
+        let settings = Settings {
+            move_limit: Duration::from_millis(100),
+            concurrency: 2,
+            reuse_process: true,
+            seed: 5,
+            pairs: 2,
+            sprt: None,
+        };
+        let pairings = Mode::RoundRobin.pairings(3);
+        let plan = Plan::new(&Connect4, &pairings, &settings, Vec::new());
+        assert_eq!(plan.jobs.len(), 12);
+        let mut count = Count::default();
+        let mut records = play(
+            &Connect4,
+            &settings,
+            &entrants,
+            &Fakes,
+            plan,
+            &mut [&mut count],
+        )
         .unwrap();
-        assert_eq!((p.elo0, p.elo1, p.alpha, p.beta), (0.0, 10.0, 0.1, 0.05));
-        let p = parse_sprt(&["elo0=-5,elo1=5,alpha=0.05,beta=0.05".into()]).unwrap();
-        assert_eq!((p.elo0, p.elo1), (-5.0, 5.0));
-        assert!(parse_sprt(&["elo0=5".into(), "elo1=0".into()]).is_err());
-        assert!(parse_sprt(&["gamma=1".into()]).is_err());
+        assert_eq!((count.games, count.finished_with), (12, Some(12)));
+        records.sort_by_key(|r| (r.pairing, r.pair, r.game));
+        // ok vs crash, ok first: ok moves, crash crashes.
+        let r = &records[0];
+        assert_eq!((r.first.as_str(), r.second.as_str()), ("ok", "crash"));
+        assert_eq!(
+            (r.termination, r.loser),
+            (Termination::Crash, Some(Side::Second))
+        );
+        assert_eq!((r.result, r.course_code), (GameResult::FirstWins, 5));
+        assert_eq!(r.moves.len(), 1);
+        assert_eq!(r.move_ms, vec![0.0, 0.0]);
+        assert_eq!(r.board, schedule::board(&Connect4, 5, 0).0);
+        // ok vs nosym, nosym first: it loses by load, missing symbol, without a move.
+        let r = records.iter().find(|r| r.id == "1-1-1").unwrap();
+        assert_eq!(r.first, "nosym");
+        assert_eq!(
+            (r.termination, r.course_code, r.detail.as_deref()),
+            (Termination::Load, -3, Some("missing symbol getPoint"))
+        );
+        assert!(r.moves.is_empty());
+    }
+
+    #[test]
+    fn a_decided_sprt_stops_new_games() {
+        let entrants = schedule::entrants(&["ok.so".into(), "crash.so".into()]).unwrap();
+        let settings = Settings {
+            move_limit: Duration::from_millis(100),
+            concurrency: 1,
+            reuse_process: false,
+            seed: 1,
+            pairs: 500,
+            sprt: Some(crate::stats::parse_sprt("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap()),
+        };
+        let pairings = Mode::Match.pairings(2);
+        let plan = Plan::new(&Connect4, &pairings, &settings, Vec::new());
+        let records = play(&Connect4, &settings, &entrants, &Fakes, plan, &mut []).unwrap();
+        assert!(records.len() < 1000, "stopped after {} games", records.len());
+        // Resumed with those records, nothing is left to play.
+        let again = Plan::new(&Connect4, &pairings, &settings, records);
+        assert!(again.jobs.is_empty());
+    }
+
+    #[test]
+    fn the_tournament_reaches_no_reporter_or_view() {
+        // The one-way flow, checked on the source: the tournament and everything it uses
+        // never name the reporters, the views, the CLI or the process layer.
+        let sources = [
+            ("tournament.rs", include_str!("tournament.rs")),
+            ("referee.rs", include_str!("referee.rs")),
+            ("schedule.rs", include_str!("schedule.rs")),
+            ("record.rs", include_str!("record.rs")),
+            ("results.rs", include_str!("results.rs")),
+            ("run_dir.rs", include_str!("run_dir.rs")),
+        ];
+        for (name, text) in sources {
+            let code = text.split("#[cfg(test)]").next().unwrap_or(text);
+            for forbidden in [
+                "crate::report",
+                "crate::view",
+                "crate::commands",
+                "players::process",
+                "clap",
+                "indicatif",
+            ] {
+                let hit = code.lines().any(|l| l.contains(forbidden));
+                assert!(!hit, "{name} reaches {forbidden}");
+            }
+        }
     }
 }

@@ -21,16 +21,47 @@ pub struct SprtParams {
     pub beta: f64,
 }
 
-/// Outcome of an SPRT at the current sample.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Outcome of an SPRT at the current sample (in summary.json: `H0`, `H1`, `continue`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum SprtDecision {
     /// The LLR fell to the lower bound: the data favour elo0 over elo1.
+    #[serde(rename = "H0")]
     AcceptH0,
     /// The LLR reached the upper bound: the data favour elo1 over elo0.
+    #[serde(rename = "H1")]
     AcceptH1,
     /// Neither bound reached; keep playing.
     #[default]
+    #[serde(rename = "continue")]
     Continue,
+}
+
+impl SprtDecision {
+    /// As summary.json and the terminal table write it: `H0`, `H1`, `continue`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SprtDecision::AcceptH0 => "H0",
+            SprtDecision::AcceptH1 => "H1",
+            SprtDecision::Continue => "continue",
+        }
+    }
+}
+
+impl std::fmt::Display for SprtDecision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Display for SprtParams {
+    /// `elo0=.. elo1=.. alpha=.. beta=..`, as `--sprt` takes it and run.json records it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "elo0={} elo1={} alpha={} beta={}",
+            self.elo0, self.elo1, self.alpha, self.beta
+        )
+    }
 }
 
 /// Log-likelihood ratio of the current sample, the stopping bounds and the

@@ -6,7 +6,7 @@
 //! a games.jsonl in the tournaments' schema, so `judge replay` reads it.
 
 use std::cell::RefCell;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -14,13 +14,14 @@ use anyhow::{Context, Result, bail};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use super::term::{self, Key, Term};
-use super::{Cell, Grid, column_key, key_column};
-use crate::cli::PlayArgs;
-use crate::game_log::{self, GameLog, GameRecord};
-use crate::host::{Host, HostConfig, LogSink};
-use crate::referee::{self, BoardSpec, Outcome, Reply, Side, Termination, TimedReply, View};
-use crate::runner::HostPlayer;
+use super::{column_key, key_column};
+use crate::games::connect4::{BoardSpec, Connect4, Point, Position};
+use crate::games::{Cell, Game, Side, Termination};
+use crate::players::{Answer, Fault, LogSink, Player, ProcessSettings};
+use crate::record::{GameLog, GameRecord, GameResult, course_code};
+use crate::referee::{self, Outcome};
 use crate::schedule;
+use crate::tournament::round3;
 
 /// Where a game is saved when the person asks at the end (a run directory of its own,
 /// so `judge replay runs/play/games.jsonl` finds it).
@@ -31,12 +32,33 @@ const TELEMETRY_WAIT: Duration = Duration::from_millis(150);
 /// The name the person plays under in the game log.
 const HUMAN: &str = "human";
 
+/// What `judge play` is asked to do.
+#[derive(Debug, Clone)]
+pub struct PlayOptions {
+    /// The library to play against (`LIB.so` or `LIB.so@KEY=VALUE,...`).
+    pub lib: PathBuf,
+    /// Let the library move first.
+    pub ai_first: bool,
+    /// Board size `MxN` (each 4..=12; default: drawn from the seed).
+    pub size: Option<String>,
+    /// The blocked cell `X,Y`, row 0 on top (default: drawn from the seed).
+    pub blocked: Option<String>,
+    /// Seed for the board draw (default: random, printed).
+    pub seed: Option<u64>,
+    /// Wall-clock limit per library move, ms.
+    pub move_limit_ms: u64,
+    /// Address-space limit of the library's process, MiB (0: none).
+    pub memory_limit_mb: u64,
+    /// Append the finished game to this games.jsonl without asking.
+    pub save: Option<PathBuf>,
+}
+
 /// What both players draw from: the terminal and the state of the screen.
 struct Screen {
     term: Term,
     header: String,
-    /// The person's stones.
-    human: Cell,
+    /// The person's side.
+    human: Side,
     ai_name: String,
     /// What the library's last move came to (time, iterations, win-rate).
     status: String,
@@ -45,24 +67,10 @@ struct Screen {
 }
 
 impl Screen {
-    /// Draws the position as `view`'s mover sees it (2 = mover), with `mover` its side.
-    fn frame(&self, view: &View, mover: Cell, lines: &[&str]) {
-        let spec = view.spec;
-        let other = if mover == Cell::First {
-            Cell::Second
-        } else {
-            Cell::First
-        };
-        let mut grid = Grid::from_moves(spec, &[]);
-        for (i, &v) in view.board.iter().enumerate() {
-            let (x, y) = (i as i32 / spec.n, i as i32 % spec.n);
-            match v {
-                2 => grid.set(x, y, mover),
-                1 => grid.set(x, y, other),
-                _ => {}
-            }
-        }
-        let last = (view.last_x >= 0).then_some((view.last_x, view.last_y));
+    /// Draws `position` with `lines` under the board.
+    fn frame(&self, position: &Position, lines: &[&str]) {
+        let grid = Connect4.grid(position);
+        let last = position.last().map(|p| (p.x, p.y));
         let mut out = String::new();
         self.term.begin_frame(&mut out);
         out.push_str(&self.header);
@@ -80,11 +88,22 @@ struct Human<'a> {
     screen: &'a RefCell<Screen>,
 }
 
-impl referee::Player for Human<'_> {
-    fn get_point(&mut self, view: &View) -> TimedReply {
+impl Player<Connect4> for Human<'_> {
+    fn start(&mut self, _: &Connect4, _: &BoardSpec, _: Side) -> Result<(), Fault> {
+        Ok(())
+    }
+
+    fn next_move(
+        &mut self,
+        _: &Connect4,
+        position: &Position,
+        _: Option<Point>,
+        _: Duration,
+    ) -> Answer<Point> {
         let start = Instant::now();
         let mut screen = self.screen.borrow_mut();
-        let keys = match view.spec.n {
+        let n = position.spec().n;
+        let keys = match n {
             n if n <= 10 => format!("0-{}", n - 1),
             11 => "0-9, a".to_string(),
             n => format!("0-9, a-{}", column_key(n - 1)),
@@ -98,7 +117,7 @@ impl referee::Player for Human<'_> {
         screen.term.discard_typeahead();
         let reply = loop {
             let status = screen.status.clone();
-            screen.frame(view, screen.human, &[&status, &hint, &prompt]);
+            screen.frame(position, &[&status, &hint, &prompt]);
             let typed = match screen.term.read_key() {
                 Key::Quit => None,
                 Key::Char(c) => Some(c.to_string()),
@@ -109,30 +128,24 @@ impl referee::Player for Human<'_> {
                 Key::End => Some("End".into()),
                 Key::Other(s) => Some(s),
             };
-            let Some(typed) = typed else {
+            let Some(typed) = typed.filter(|t| !t.eq_ignore_ascii_case("q")) else {
                 screen.quit = true;
-                break Reply::Crash("quit".into());
+                break Err(Fault::Crash("quit".into()));
             };
-            if typed.eq_ignore_ascii_case("q") {
-                screen.quit = true;
-                break Reply::Crash("quit".into());
-            }
             let column = match typed.chars().count() {
                 1 => typed.chars().next().and_then(key_column),
                 _ => typed.parse::<i32>().ok(),
             };
             match column {
-                Some(y) if (0..view.spec.n).contains(&y) && view.top[y as usize] > 0 => {
-                    break Reply::Point(view.top[y as usize] - 1, y);
-                }
-                Some(y) if (0..view.spec.n).contains(&y) => {
-                    hint = format!("Column {} is full: choose another.", column_key(y));
-                }
+                Some(y) if (0..n).contains(&y) => match position.drop_point(y) {
+                    Some(p) => break Ok(p),
+                    None => hint = format!("Column {} is full: choose another.", column_key(y)),
+                },
                 _ if typed.is_empty() => hint = format!("Type a column ({keys})."),
                 _ => hint = format!("{typed:?} is not a column: use {keys}, or q to quit."),
             }
         };
-        TimedReply {
+        Answer {
             reply,
             wall_ms: start.elapsed().as_secs_f64() * 1e3,
             cpu_ms: None,
@@ -140,31 +153,36 @@ impl referee::Player for Human<'_> {
     }
 }
 
-/// The library, through its isolated host, with its telemetry read back from the log.
+/// The library, through its isolated player, with its telemetry read back from its log.
 struct Ai<'a> {
     screen: &'a RefCell<Screen>,
-    player: HostPlayer<'a>,
+    player: Box<dyn Player<Connect4>>,
     log: Arc<LogSink>,
     /// Wait for a telemetry line: true until a move came without one.
     expect_telemetry: bool,
 }
 
-impl referee::Player for Ai<'_> {
-    fn get_point(&mut self, view: &View) -> TimedReply {
+impl Player<Connect4> for Ai<'_> {
+    fn start(&mut self, game: &Connect4, setup: &BoardSpec, side: Side) -> Result<(), Fault> {
+        self.player.start(game, setup, side)
+    }
+
+    fn next_move(
+        &mut self,
+        game: &Connect4,
+        position: &Position,
+        last: Option<Point>,
+        limit: Duration,
+    ) -> Answer<Point> {
         // Colour mode redraws the screen in place; a plain transcript (a pipe) gets
         // one board per move, from the person's turn.
         if self.screen.borrow().term.color {
             let s = self.screen.borrow();
-            let ai = if s.human == Cell::First {
-                Cell::Second
-            } else {
-                Cell::First
-            };
             let thinking = format!("{} is thinking...", s.ai_name);
-            s.frame(view, ai, &[&s.status, &thinking]);
+            s.frame(position, &[&s.status, &thinking]);
         }
         let (lines_before, _) = self.log.last_line();
-        let t = self.player.get_point(view);
+        let t = self.player.next_move(game, position, last, limit);
         let mut telemetry = None;
         let deadline = Instant::now()
             + if self.expect_telemetry {
@@ -186,19 +204,23 @@ impl referee::Player for Ai<'_> {
         self.expect_telemetry = telemetry.is_some();
         let mut s = self.screen.borrow_mut();
         let what = match &t.reply {
-            Reply::Point(_, y) if (0..view.spec.n).contains(y) => {
-                format!("played column {}", column_key(*y))
+            Ok(p) if (0..position.spec().n).contains(&p.y) => {
+                format!("played column {}", column_key(p.y))
             }
-            Reply::Point(x, y) => format!("answered the point ({x}, {y})"),
-            Reply::Null => "returned NULL".into(),
-            Reply::Timeout => "did not answer".into(),
-            Reply::Crash(why) => format!("crashed ({why})"),
+            Ok(p) => format!("answered the point ({}, {})", p.x, p.y),
+            Err(Fault::NoMove) => "returned NULL".into(),
+            Err(Fault::Timeout) => "did not answer".into(),
+            Err(f) => format!("crashed ({})", f.detail().unwrap_or_default()),
         };
         s.status = format!("{} {what} in {:.1} ms", s.ai_name, t.wall_ms);
         if let Some(line) = telemetry {
             s.status.push_str(&describe_telemetry(&line));
         }
         t
+    }
+
+    fn stop(&mut self) {
+        self.player.stop();
     }
 }
 
@@ -237,8 +259,8 @@ fn parse_size(text: &str) -> Result<(i32, i32)> {
 
 /// Picks the board: drawn from the seed like a tournament's board 0, then `--size` and
 /// `--blocked` override (a new size without `--blocked` redraws the blocked cell).
-fn choose_board(args: &PlayArgs, seed: u64) -> Result<(BoardSpec, u64)> {
-    let (mut spec, board_seed) = schedule::board(seed, 0);
+fn choose_board(args: &PlayOptions, seed: u64) -> Result<(BoardSpec, u64)> {
+    let (mut spec, board_seed) = schedule::board(&Connect4, seed, 0);
     if let Some(size) = &args.size {
         (spec.m, spec.n) = parse_size(size)?;
         let mut rng = StdRng::seed_from_u64(board_seed);
@@ -264,49 +286,45 @@ fn choose_board(args: &PlayArgs, seed: u64) -> Result<(BoardSpec, u64)> {
 }
 
 /// `judge play`.
-pub fn run(args: PlayArgs) -> Result<()> {
+pub fn run(args: &PlayOptions) -> Result<()> {
     let seed = args.seed.unwrap_or_else(|| {
         let t = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
         t.as_nanos() as u64 ^ u64::from(std::process::id()) << 32
     });
-    let (spec, board_seed) = choose_board(&args, seed)?;
-    let entrant = schedule::entrants(std::slice::from_ref(&args.lib))?.remove(0);
-    let mut env = entrant.env.clone();
+    let (spec, board_seed) = choose_board(args, seed)?;
+    let mut entrant = schedule::entrants(std::slice::from_ref(&args.lib))?.remove(0);
     // Ask the library for its per-move telemetry line, unless the player sets it.
-    if !env.iter().any(|(k, _)| k == "GRAVITY4_LOG") {
-        env.push(("GRAVITY4_LOG".into(), "1".into()));
-    }
-    crate::host::sweep_stale_scratch();
+    entrant.spec.set_default_env("GRAVITY4_LOG", "1");
+    crate::players::sweep_stale_scratch();
     let log_dir = tempfile::tempdir().context("creating a directory for the library's log")?;
     let log = Arc::new(LogSink::open(&log_dir.path().join("ai.log"), 1 << 20)?);
-    let config = HostConfig {
-        exe: std::env::current_exe().context("locating the judge executable")?,
-        memory_limit_mb: args.memory_limit_mb,
+    let settings =
+        ProcessSettings::current(args.memory_limit_mb).context("locating the judge executable")?;
+    let ai_side = if args.ai_first {
+        Side::First
+    } else {
+        Side::Second
     };
-    let mut host = Host::start(&config, &entrant.library, &env, log.clone())
-        .and_then(|mut h| h.wait_ready().map(|()| h))
-        .map_err(|why| anyhow::anyhow!("{} cannot play: {why}", entrant.library.display()))?;
+    let human = ai_side.other();
+    let mut library = entrant.spec.open(&settings, log.clone());
+    library.start(&Connect4, &spec, ai_side).map_err(|why| {
+        anyhow::anyhow!(
+            "{} cannot play: {}",
+            entrant.spec.file().display(),
+            why.detail().unwrap_or_default()
+        )
+    })?;
 
-    let human = if args.ai_first {
-        Cell::Second
-    } else {
-        Cell::First
-    };
-    let ai_cell = if args.ai_first {
-        Cell::First
-    } else {
-        Cell::Second
-    };
     let term = Term::open();
     let color = term.color;
     let header = format!(
         "judge play: you {} ({}) against {} {}\nboard {}x{}, blocked cell row {} column {}, seed {seed}\n\n",
-        term::stone_label(color, human),
+        term::stone_label(color, Cell::of(human)),
         if args.ai_first { "second" } else { "first" },
         entrant.name,
-        term::stone_label(color, ai_cell),
+        term::stone_label(color, Cell::of(ai_side)),
         spec.m,
         spec.n,
         spec.no_x,
@@ -320,30 +338,29 @@ pub fn run(args: PlayArgs) -> Result<()> {
         status: String::new(),
         quit: false,
     });
+    let limit = Duration::from_millis(args.move_limit_ms);
     let outcome = {
         let mut person = Human { screen: &screen };
         let mut ai = Ai {
             screen: &screen,
-            player: HostPlayer {
-                host: &mut host,
-                limit: Duration::from_millis(args.move_limit_ms),
-            },
+            player: library,
             log,
             expect_telemetry: true,
         };
         if args.ai_first {
-            referee::play(spec, [&mut ai, &mut person])
+            referee::play(&Connect4, &spec, [&mut ai, &mut person], limit)
         } else {
-            referee::play(spec, [&mut person, &mut ai])
+            referee::play(&Connect4, &spec, [&mut person, &mut ai], limit)
         }
+        // The library's process ends here, with `ai`.
     };
-    drop(host);
     let mut screen = screen.into_inner();
-    let (landed, _) = referee::landing_cells(spec, &outcome.moves);
-    let grid = Grid::from_moves(spec, &landed);
+    let (positions, landed) = Connect4.replay(&spec, &outcome.moves);
+    let end = positions.last().expect("the start is always there");
+    let grid = Connect4.grid(end);
     let last = landed.last().copied();
-    let line = match (outcome.termination, last) {
-        (Termination::Four, Some((x, y))) => grid.line_through(x, y),
+    let line = match outcome.termination {
+        Termination::Four => Connect4.winning_line(end),
         _ => Vec::new(),
     };
     let mut out = String::new();
@@ -354,11 +371,6 @@ pub fn run(args: PlayArgs) -> Result<()> {
         out.push_str(&screen.status);
         out.push('\n');
     }
-    let human_side = if args.ai_first {
-        Side::Second
-    } else {
-        Side::First
-    };
     if screen.quit {
         out.push_str(&format!(
             "You quit after {} moves; the game is not saved.\n",
@@ -369,50 +381,48 @@ pub fn run(args: PlayArgs) -> Result<()> {
     }
     out.push_str(&result_text(
         &outcome,
-        human_side,
+        screen.human,
         &entrant.name,
         args.move_limit_ms,
     ));
     out.push('\n');
+    let (first, second) = if args.ai_first {
+        (
+            (entrant.name.clone(), entrant.path.clone()),
+            (HUMAN.to_string(), HUMAN.into()),
+        )
+    } else {
+        (
+            (HUMAN.to_string(), HUMAN.into()),
+            (entrant.name.clone(), entrant.path.clone()),
+        )
+    };
+    let loser = outcome.winner.map(Side::other);
     let record = GameRecord {
         id: String::new(),
         pairing: 0,
         pair: 0,
         game: u8::from(args.ai_first),
-        first: if args.ai_first { &entrant.name } else { HUMAN }.to_string(),
-        second: if args.ai_first { HUMAN } else { &entrant.name }.to_string(),
-        first_path: if args.ai_first {
-            entrant.path.clone()
-        } else {
-            HUMAN.into()
-        },
-        second_path: if args.ai_first {
-            HUMAN.into()
-        } else {
-            entrant.path.clone()
-        },
-        result: game_log::result_string(outcome.winner).to_string(),
+        first: first.0,
+        second: second.0,
+        first_path: first.1,
+        second_path: second.1,
+        result: GameResult::of(outcome.winner),
         termination: outcome.termination,
-        course_code: game_log::course_code(
-            outcome.termination,
-            outcome.winner.map(Side::other),
-            outcome.detail.as_deref(),
-        ),
-        loser: outcome.winner.map(Side::other),
+        course_code: course_code(outcome.termination, loser, outcome.detail.as_deref()),
+        loser,
         detail: outcome.detail.clone(),
-        illegal_point: outcome.illegal_point.map(|(x, y)| [x, y]),
+        illegal_point: outcome.illegal_point,
         board: spec,
         moves: outcome.moves.clone(),
-        move_ms: round3(outcome.move_ms.iter().map(|&v| Some(v)))
-            .into_iter()
-            .flatten()
-            .collect(),
-        cpu_ms: round3(outcome.cpu_ms.iter().copied()),
+        move_ms: outcome.move_ms.iter().map(|&ms| round3(ms)).collect(),
+        cpu_ms: outcome.cpu_ms.iter().map(|c| c.map(round3)).collect(),
         seed,
         board_seed,
+        margin: outcome.margin,
     };
-    let save = match args.save {
-        Some(path) => Some(path),
+    let save = match &args.save {
+        Some(path) => Some(path.clone()),
         None if screen.term.raw() => {
             out.push_str(&format!(
                 "Press s to save the game to {DEFAULT_SAVE}, any other key to leave.\n"
@@ -435,14 +445,8 @@ pub fn run(args: PlayArgs) -> Result<()> {
     Ok(())
 }
 
-fn round3(values: impl Iterator<Item = Option<f64>>) -> Vec<Option<f64>> {
-    values
-        .map(|v| v.map(|ms| (ms * 1000.0).round() / 1000.0))
-        .collect()
-}
-
 /// The last line of the game: who won and why.
-fn result_text(o: &Outcome, human: Side, ai: &str, limit_ms: u64) -> String {
+fn result_text(o: &Outcome<Connect4>, human: Side, ai: &str, limit_ms: u64) -> String {
     let Some(winner) = o.winner else {
         return "Tie: the board is full.".into();
     };
@@ -468,7 +472,7 @@ fn save_game(path: &Path, mut record: GameRecord) -> Result<usize> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    let index = game_log::read(path)?.len();
+    let index = crate::record::read::<Connect4>(path)?.len();
     record.pair = index as u32;
     record.id = schedule::game_id(0, record.pair, record.game);
     GameLog::open(path)?.append(&record)?;
@@ -494,7 +498,7 @@ mod tests {
         assert_eq!(parse_size("9x12").unwrap(), (9, 12));
         assert!(parse_size("3x9").is_err());
         assert!(parse_size("9").is_err());
-        let args = |size: Option<&str>, blocked: Option<&str>| PlayArgs {
+        let args = |size: Option<&str>, blocked: Option<&str>| PlayOptions {
             lib: "x.so".into(),
             ai_first: false,
             size: size.map(Into::into),
@@ -512,7 +516,7 @@ mod tests {
         // Without options the board is the tournaments' board 0 of the seed.
         assert_eq!(
             choose_board(&args(None, None), 7).unwrap(),
-            schedule::board(7, 0)
+            schedule::board(&Connect4, 7, 0)
         );
     }
 }

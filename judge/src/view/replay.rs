@@ -1,23 +1,33 @@
 //! `judge replay LOG [--game K]`: step through a logged game in the terminal.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 
+use super::column_key;
 use super::term::{self, Key, Term};
-use super::{Cell, Grid, column_key};
-use crate::cli::ReplayArgs;
-use crate::game_log::{self, GameRecord};
-use crate::referee::{self, Termination};
+use crate::games::connect4::{Connect4, Position};
+use crate::games::{Cell, Game, Side, Termination};
+use crate::record::{self, GameRecord};
+use crate::run_dir::RunDir;
+
+/// What to replay.
+#[derive(Debug, Clone)]
+pub struct ReplayOptions {
+    /// A games.jsonl file, or a run directory holding one.
+    pub log: PathBuf,
+    /// Which game: its id (e.g. `0-3-1`) or its line number counted from 0.
+    pub game: String,
+}
 
 /// `judge replay`.
-pub fn run(args: ReplayArgs) -> Result<()> {
+pub fn run(args: &ReplayOptions) -> Result<()> {
     let path = if args.log.is_dir() {
-        args.log.join("games.jsonl")
+        RunDir::at(&args.log).games()
     } else {
         args.log.clone()
     };
-    let games = game_log::read(&path)?;
+    let games: Vec<GameRecord> = record::read(&path)?;
     if games.is_empty() {
         bail!("{}: no games", path.display());
     }
@@ -42,12 +52,20 @@ fn find_game(games: &[GameRecord], which: &str) -> Option<usize> {
 }
 
 fn replay(game: &GameRecord, index: usize, path: &Path) -> Result<()> {
-    let (landed, _) = referee::landing_cells(game.board, &game.moves);
+    let (positions, landed) = Connect4.replay(&game.board, &game.moves);
     let mut term = Term::open();
     let mut at = 0;
     let mut hint = String::new();
     loop {
-        term.show(&frame(game, index, path, &landed, at, &term, &hint));
+        term.show(&frame(
+            game,
+            index,
+            path,
+            (&positions, &landed),
+            at,
+            &term,
+            &hint,
+        ));
         hint.clear();
         let key = term.read_key();
         let key = match key {
@@ -75,16 +93,16 @@ fn frame(
     game: &GameRecord,
     index: usize,
     path: &Path,
-    landed: &[(i32, i32)],
+    (positions, landed): (&[Position], &[(i32, i32)]),
     at: usize,
     term: &Term,
     hint: &str,
 ) -> String {
     let spec = game.board;
-    let grid = Grid::from_moves(spec, &landed[..at]);
+    let grid = Connect4.grid(&positions[at]);
     let last = at.checked_sub(1).map(|k| landed[k]);
-    let line = match (at == landed.len(), game.termination, last) {
-        (true, Termination::Four, Some((x, y))) => grid.line_through(x, y),
+    let line = match (at == landed.len(), game.termination) {
+        (true, Termination::Four) => Connect4.winning_line(&positions[at]),
         _ => Vec::new(),
     };
     let color = term.color;
@@ -131,8 +149,8 @@ fn frame(
             .map(|d| format!(": {d}"))
             .unwrap_or_default();
         let loser = match game.loser {
-            Some(crate::referee::Side::First) => format!(", {} loses", game.first),
-            Some(crate::referee::Side::Second) => format!(", {} loses", game.second),
+            Some(Side::First) => format!(", {} loses", game.first),
+            Some(Side::Second) => format!(", {} loses", game.second),
             None => String::new(),
         };
         out.push_str(&format!(

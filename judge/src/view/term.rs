@@ -10,7 +10,8 @@ use std::time::Duration;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::terminal;
 
-use super::{Cell, Grid, column_key};
+use super::column_key;
+use crate::games::{Cell, Grid};
 
 /// One thing the user typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -157,7 +158,7 @@ pub fn stone_label(color: bool, who: Cell) -> String {
         (Cell::Second, true) => s.paint("1;33", "● yellow"),
         (Cell::First, false) => "X".into(),
         (Cell::Second, false) => "O".into(),
-        (Cell::Empty, _) => String::new(),
+        (Cell::Empty | Cell::Blocked, _) => String::new(),
     }
 }
 
@@ -170,20 +171,18 @@ pub fn draw_board(
     color: bool,
 ) -> String {
     let s = Style { color };
-    let spec = grid.spec;
     let mut out = String::new();
-    let keys: String = (0..spec.n)
+    let keys: String = (0..grid.cols)
         .map(|y| format!(" {} ", column_key(y)))
         .collect();
     out.push_str(&format!("   {}\n", s.paint("1", &keys)));
-    for x in 0..spec.m {
+    for x in 0..grid.rows {
         out.push_str(&format!("{x:>2} "));
-        for y in 0..spec.n {
-            let blocked = (x, y) == (spec.no_x, spec.no_y);
+        for y in 0..grid.cols {
             let is_last = last == Some((x, y));
             let in_line = line.contains(&(x, y));
             let cell = match (grid.get(x, y), color) {
-                _ if blocked => s.paint("90", "###"),
+                (Cell::Blocked, _) => s.paint("90", "###"),
                 (Cell::Empty, _) => s.paint("2", " · "),
                 (who, true) => {
                     let fg = if who == Cell::First { "31" } else { "33" };
@@ -218,17 +217,13 @@ pub fn draw_board(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::BoardSpec;
 
     #[test]
     fn plain_board_marks_blocked_cell_last_move_and_keys() {
-        let spec = BoardSpec {
-            m: 4,
-            n: 11,
-            no_x: 3,
-            no_y: 2,
-        };
-        let g = Grid::from_moves(spec, &[(3, 0), (3, 10)]);
+        let mut g = Grid::new(4, 11);
+        g.set(3, 2, Cell::Blocked);
+        g.set(3, 0, Cell::First);
+        g.set(3, 10, Cell::Second);
         let text = draw_board(&g, Some((3, 10)), &[], false);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "    0  1  2  3  4  5  6  7  8  9  a ");

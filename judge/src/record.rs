@@ -1,5 +1,7 @@
-//! `games.jsonl`: one JSON object per finished game, appended and fsync'd as the game
-//! ends, so killing the judge loses at most the games in flight.
+//! The game log: one [`GameRecord`] per finished game, and `games.jsonl`, where they are
+//! appended and fsync'd as each game ends, so killing the judge loses at most the games
+//! in flight. Also the [`Observer`] seam through which the tournament hands finished
+//! games to whoever wants them (this log, the progress bar, the report).
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
@@ -8,11 +10,76 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::referee::{BoardSpec, Side, Termination};
+use crate::games::connect4::Connect4;
+use crate::games::{Game, Side, Termination};
+
+/// Receives every finished game of a tournament, in finishing order, and the end of the
+/// tournament. The tournament knows its observers only through this trait.
+pub trait Observer<G: Game = Connect4> {
+    /// A game ended. An error stops the tournament from starting new games.
+    fn game_finished(&mut self, record: &GameRecord<G>) -> Result<()>;
+
+    /// No more games will come; `records` holds every game of the run, earlier runs'
+    /// (when resumed) included.
+    fn tournament_finished(&mut self, records: &[GameRecord<G>]) -> Result<()> {
+        let _ = records;
+        Ok(())
+    }
+}
+
+/// A game's result from the first mover's side (the log's `result`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameResult {
+    /// The first mover won.
+    #[serde(rename = "1-0")]
+    FirstWins,
+    /// The second mover won.
+    #[serde(rename = "0-1")]
+    SecondWins,
+    /// A tie.
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+}
+
+impl GameResult {
+    /// The result for a winner (`None`: a tie).
+    pub fn of(winner: Option<Side>) -> GameResult {
+        match winner {
+            Some(Side::First) => GameResult::FirstWins,
+            Some(Side::Second) => GameResult::SecondWins,
+            None => GameResult::Draw,
+        }
+    }
+
+    /// As the log writes it: `1-0`, `0-1`, `1/2-1/2`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::FirstWins => "1-0",
+            GameResult::SecondWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    /// Score of the first mover: 1, 0.5 or 0.
+    pub fn first_score(self) -> f64 {
+        match self {
+            GameResult::FirstWins => 1.0,
+            GameResult::SecondWins => 0.0,
+            GameResult::Draw => 0.5,
+        }
+    }
+}
+
+impl std::fmt::Display for GameResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// One game, as logged.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct GameRecord {
+#[serde(bound = "")]
+pub struct GameRecord<G: Game = Connect4> {
     /// Deterministic id `pairing-pair-game`.
     pub id: String,
     /// Pairing index.
@@ -30,7 +97,7 @@ pub struct GameRecord {
     /// Library path of the second mover.
     pub second_path: PathBuf,
     /// "1-0", "0-1" or "1/2-1/2", from the first mover's side.
-    pub result: String,
+    pub result: GameResult,
     /// Why the game ended.
     pub termination: Termination,
     /// The course `Compete` runner's result code for this game, with A the first mover:
@@ -47,10 +114,10 @@ pub struct GameRecord {
     /// The point an `illegal` mover gave, `[x, y]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub illegal_point: Option<[i32; 2]>,
-    /// The board.
-    pub board: BoardSpec,
-    /// Columns played.
-    pub moves: Vec<i32>,
+    /// The board (the game's setup).
+    pub board: G::Setup,
+    /// Moves played (Connect-4: columns).
+    pub moves: Vec<G::LoggedMove>,
     /// Wall ms of each answer (monotonic clock, parent side).
     pub move_ms: Vec<f64>,
     /// CPU ms of the thread that ran each `getPoint`, as the host reports it.
@@ -59,25 +126,15 @@ pub struct GameRecord {
     pub seed: u64,
     /// The seed this board was drawn from.
     pub board_seed: u64,
+    /// The winner's margin, for games that score one (absent for Connect-4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<i32>,
 }
 
-impl GameRecord {
+impl<G: Game> GameRecord<G> {
     /// Score of the first mover: 1, 0.5 or 0.
     pub fn first_score(&self) -> f64 {
-        match self.result.as_str() {
-            "1-0" => 1.0,
-            "0-1" => 0.0,
-            _ => 0.5,
-        }
-    }
-}
-
-/// The `result` string for a winner.
-pub fn result_string(winner: Option<Side>) -> &'static str {
-    match winner {
-        Some(Side::First) => "1-0",
-        Some(Side::Second) => "0-1",
-        None => "1/2-1/2",
+        self.result.first_score()
     }
 }
 
@@ -116,7 +173,7 @@ impl GameLog {
     }
 
     /// Writes one line and syncs it to disk before returning.
-    pub fn append(&mut self, rec: &GameRecord) -> Result<()> {
+    pub fn append<G: Game>(&mut self, rec: &GameRecord<G>) -> Result<()> {
         let mut line = serde_json::to_string(rec)?;
         line.push('\n');
         self.file
@@ -126,9 +183,15 @@ impl GameLog {
     }
 }
 
+impl<G: Game> Observer<G> for GameLog {
+    fn game_finished(&mut self, record: &GameRecord<G>) -> Result<()> {
+        self.append(record)
+    }
+}
+
 /// Reads every well-formed record; a torn last line (the judge was killed while
 /// writing) is skipped. A missing file reads as empty.
-pub fn read(path: &Path) -> Result<Vec<GameRecord>> {
+pub fn read<G: Game>(path: &Path) -> Result<Vec<GameRecord<G>>> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -137,7 +200,7 @@ pub fn read(path: &Path) -> Result<Vec<GameRecord>> {
     let mut out = Vec::new();
     for line in BufReader::new(file).lines() {
         let line = line.with_context(|| format!("reading {}", path.display()))?;
-        if let Ok(rec) = serde_json::from_str::<GameRecord>(&line) {
+        if let Ok(rec) = serde_json::from_str::<GameRecord<G>>(&line) {
             out.push(rec);
         }
     }
@@ -146,7 +209,7 @@ pub fn read(path: &Path) -> Result<Vec<GameRecord>> {
 
 /// The records of whole pairs (both games of a board), duplicates dropped, in game order.
 /// A board played in one colour only would bias a paired score.
-pub fn whole_pairs(records: Vec<GameRecord>) -> Vec<GameRecord> {
+pub fn whole_pairs<G: Game>(records: Vec<GameRecord<G>>) -> Vec<GameRecord<G>> {
     let mut by_id = std::collections::BTreeMap::new();
     for rec in records {
         by_id
@@ -165,7 +228,7 @@ pub fn whole_pairs(records: Vec<GameRecord>) -> Vec<GameRecord> {
 /// replayed whole so that paired statistics stay paired. Readers that only look at a run
 /// (`judge report`) use [`whole_pairs`] instead, because replacing the file under a match
 /// that is still running would leave it appending to the replaced, deleted file.
-pub fn keep_whole_pairs(path: &Path) -> Result<Vec<GameRecord>> {
+pub fn keep_whole_pairs<G: Game>(path: &Path) -> Result<Vec<GameRecord<G>>> {
     let kept = whole_pairs(read(path)?);
     let tmp = path.with_extension("jsonl.tmp");
     {
@@ -183,9 +246,11 @@ pub fn keep_whole_pairs(path: &Path) -> Result<Vec<GameRecord>> {
 mod tests {
     use super::*;
 
+    use crate::games::connect4::BoardSpec;
+
     fn rec(pairing: usize, pair: u32, game: u8) -> GameRecord {
         GameRecord {
-            id: crate::schedule::game_id(pairing, pair, game),
+            id: format!("{pairing}-{pair}-{game}"),
             pairing,
             pair,
             game,
@@ -193,7 +258,7 @@ mod tests {
             second: "b".into(),
             first_path: "a.so".into(),
             second_path: "b.so".into(),
-            result: "1-0".into(),
+            result: GameResult::FirstWins,
             termination: Termination::Four,
             course_code: 1,
             loser: Some(Side::Second),
@@ -210,6 +275,7 @@ mod tests {
             cpu_ms: vec![Some(0.05), None, Some(0.1)],
             seed: 1,
             board_seed: 2,
+            margin: None,
         }
     }
 
@@ -227,10 +293,10 @@ mod tests {
             .unwrap()
             .write_all(b"{\"id\":\"0-1-1\",\"pair")
             .unwrap();
-        let back = read(&path).unwrap();
+        let back: Vec<GameRecord> = read(&path).unwrap();
         assert_eq!(back.len(), 3);
         assert_eq!(back[0], rec(0, 0, 0));
-        let kept = keep_whole_pairs(&path).unwrap();
+        let kept: Vec<GameRecord> = keep_whole_pairs(&path).unwrap();
         assert_eq!(course_code(Termination::Four, Some(Side::Second), None), 1);
         assert_eq!(course_code(Termination::Null, Some(Side::First), None), 7);
         assert_eq!(
@@ -243,6 +309,25 @@ mod tests {
         );
         assert_eq!(course_code(Termination::Full, None, None), 0);
         assert_eq!(kept.len(), 2);
-        assert_eq!(read(&path).unwrap().len(), 2);
+        assert_eq!(read::<Connect4>(&path).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn results_keep_their_log_strings() {
+        for (r, text, score) in [
+            (GameResult::FirstWins, "1-0", 1.0),
+            (GameResult::SecondWins, "0-1", 0.0),
+            (GameResult::Draw, "1/2-1/2", 0.5),
+        ] {
+            assert_eq!(serde_json::to_string(&r).unwrap(), format!("\"{text}\""));
+            assert_eq!(r.to_string(), text);
+            assert_eq!(r.first_score(), score);
+        }
+        assert_eq!(GameResult::of(Some(Side::Second)), GameResult::SecondWins);
+        // A line as the judge wrote it before results were an enum reads back and writes
+        // out byte for byte.
+        let line = r#"{"id":"5-0-0","pairing":5,"pair":0,"game":0,"first":"legal","second":"illegal","first_path":"../legal.so","second_path":"../illegal.so","result":"1-0","termination":"illegal","course_code":6,"loser":"second","detail":"illegal point (0, 16)","illegal_point":[0,16],"board":{"M":10,"N":11,"noX":8,"noY":5},"moves":[0,0,0,0,0],"move_ms":[0.373,0.343,0.147,0.149,0.095,0.098],"cpu_ms":[0.002,0.002,0.001,0.001,0.001,null],"seed":1,"board_seed":16490336266968443936}"#;
+        let rec: GameRecord = serde_json::from_str(line).unwrap();
+        assert_eq!(serde_json::to_string(&rec).unwrap(), line);
     }
 }

@@ -1,6 +1,7 @@
 //! The process layer: every library runs in its own child process (the judge re-executed
 //! as `judge host`), and this module is the only place that knows about processes,
-//! pipes, signals and `unsafe`. The tournament logic sees only [`Host::get_point`].
+//! pipes, signals, rlimits, scratch directories and `unsafe`. Only the course-ABI player
+//! uses it ([`Host::get_point`]); the tournament sees players, never processes.
 
 pub mod child;
 mod logsink;
@@ -56,13 +57,23 @@ pub fn sweep_stale_scratch() {
     }
 }
 
-/// How hosts are started.
+/// How player processes are started.
 #[derive(Debug, Clone)]
-pub struct HostConfig {
-    /// The judge executable to re-run as `judge host`.
+pub struct ProcessSettings {
+    /// The judge executable, re-run as the hidden `judge host` for each library.
     pub exe: PathBuf,
-    /// Address-space limit for the child in MiB (0: none).
+    /// Address-space limit of each player's process, MiB (0: none).
     pub memory_limit_mb: u64,
+}
+
+impl ProcessSettings {
+    /// Settings that re-run this very executable.
+    pub fn current(memory_limit_mb: u64) -> std::io::Result<ProcessSettings> {
+        Ok(ProcessSettings {
+            exe: std::env::current_exe()?,
+            memory_limit_mb,
+        })
+    }
 }
 
 /// What a `getPoint` call came to.
@@ -106,7 +117,7 @@ impl Host {
     /// game load in parallel); call [`Host::wait_ready`] before the first move. `Err`
     /// carries the reason the library cannot play (the `load` verdict).
     pub fn start(
-        config: &HostConfig,
+        config: &ProcessSettings,
         library: &Path,
         env: &[(String, String)],
         log: Arc<LogSink>,

@@ -1,14 +1,17 @@
-//! Results: per-player tables, crosstable, pentanomial pairs and SPRT, as a terminal
-//! table and `summary.json`; and the live progress bar.
+//! Results: per-player tables, crosstable, pentanomial pairs and the SPRT, computed from
+//! game records (what `summary.json` holds), and the summary of a run directory as
+//! `judge report` reads it. Both the tournament (its SPRT stop) and the reporters use
+//! this module; it uses neither.
 
 use std::collections::{BTreeMap, HashMap};
 
-use indicatif::{ProgressBar, ProgressStyle};
+use anyhow::{Context, Result};
 use serde::Serialize;
 
-use crate::game_log::GameRecord;
-use crate::referee::{Side, Termination};
-use crate::schedule::{Entrant, Pairing};
+use crate::games::{Game, Side};
+use crate::record::{self, GameRecord};
+use crate::run_dir::RunDir;
+use crate::schedule::{self, Entrant, Mode, Pairing};
 use crate::stats::{self, Estimate, Penta, SprtDecision, SprtParams, Wdl};
 
 /// W/D/L as JSON.
@@ -23,24 +26,28 @@ pub struct WdlJson {
 }
 
 impl WdlJson {
-    fn add(&mut self, score: f64) {
+    /// Counts one game scored `score` (1, 0.5 or 0).
+    pub fn add(&mut self, score: f64) {
         match score {
             s if s > 0.75 => self.wins += 1,
             s if s < 0.25 => self.losses += 1,
             _ => self.draws += 1,
         }
     }
-    fn stats(self) -> Wdl {
+    /// As the statistics take it.
+    pub fn stats(self) -> Wdl {
         Wdl {
             wins: self.wins,
             draws: self.draws,
             losses: self.losses,
         }
     }
-    fn games(self) -> u64 {
+    /// Games counted.
+    pub fn games(self) -> u64 {
         self.wins + self.draws + self.losses
     }
-    fn score(self) -> f64 {
+    /// Points: a win 1, a draw ½.
+    pub fn score(self) -> f64 {
         self.wins as f64 + 0.5 * self.draws as f64
     }
 }
@@ -55,6 +62,20 @@ pub struct EloJson {
     /// How a non-finite Elo reads ("+inf", "-inf", "n/a"); not serialized.
     #[serde(skip)]
     elo_inf: String,
+}
+
+impl EloJson {
+    /// `+12.3 ± 45.6`, `+inf ± inf`: how tables and the progress bar show it.
+    pub fn display(&self) -> String {
+        let elo = match self.elo {
+            Some(elo) => format!("{elo:+.1}"),
+            None => self.elo_inf.clone(),
+        };
+        match self.margin95 {
+            Some(m) => format!("{elo} ± {m:.1}"),
+            None => format!("{elo} ± inf"),
+        }
+    }
 }
 
 impl From<Estimate> for EloJson {
@@ -151,7 +172,7 @@ pub struct SprtJson {
     /// Upper bound (accept H1).
     pub upper: f64,
     /// `H0`, `H1` or `continue`.
-    pub decision: String,
+    pub decision: SprtDecision,
     /// Statistical model used.
     pub model: String,
     /// Complete pairs the test used (where it stopped, if it decided).
@@ -162,7 +183,7 @@ pub struct SprtJson {
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
     /// `match`, `round-robin` or `gauntlet`.
-    pub mode: String,
+    pub mode: Mode,
     /// Games in the log.
     pub games: u64,
     /// Per player, best score first.
@@ -187,7 +208,7 @@ pub struct Crosstable {
 }
 
 /// Score of the pairing's `a` in a record (the first mover of game 0).
-fn a_score(r: &GameRecord) -> f64 {
+fn a_score<G: Game>(r: &GameRecord<G>) -> f64 {
     if r.game == 0 {
         r.first_score()
     } else {
@@ -196,7 +217,7 @@ fn a_score(r: &GameRecord) -> f64 {
 }
 
 /// Pentanomial counts of complete pairs of one pairing, from `a`'s side.
-pub fn penta_of(records: &[GameRecord], pairing: usize) -> Penta {
+pub fn penta_of<G: Game>(records: &[GameRecord<G>], pairing: usize) -> Penta {
     let mut pairs: HashMap<u32, [Option<f64>; 2]> = HashMap::new();
     for r in records.iter().filter(|r| r.pairing == pairing) {
         pairs.entry(r.pair).or_default()[r.game.min(1) as usize] = Some(a_score(r));
@@ -211,14 +232,22 @@ pub fn penta_of(records: &[GameRecord], pairing: usize) -> Penta {
 }
 
 /// Runs the SPRT on one pairing's complete pairs.
-pub fn sprt_of(records: &[GameRecord], pairing: usize, params: &SprtParams) -> SprtJson {
+pub fn sprt_of<G: Game>(
+    records: &[GameRecord<G>],
+    pairing: usize,
+    params: &SprtParams,
+) -> SprtJson {
     sprt_json(&penta_of(records, pairing), params)
 }
 
 /// The SPRT as a sequential test reads the log: complete pairs are taken in board
 /// order, and the test stops at the first prefix where it decides (games that finished
 /// after the stop, in flight at the time, do not undo the decision).
-pub fn sequential_sprt(records: &[GameRecord], pairing: usize, params: &SprtParams) -> SprtJson {
+pub fn sequential_sprt<G: Game>(
+    records: &[GameRecord<G>],
+    pairing: usize,
+    params: &SprtParams,
+) -> SprtJson {
     let mut pairs: BTreeMap<u32, [Option<f64>; 2]> = BTreeMap::new();
     for r in records.iter().filter(|r| r.pairing == pairing) {
         pairs.entry(r.pair).or_default()[r.game.min(1) as usize] = Some(a_score(r));
@@ -229,7 +258,7 @@ pub fn sequential_sprt(records: &[GameRecord], pairing: usize, params: &SprtPara
         if let [Some(x), Some(y)] = games {
             p[((x + y) * 2.0).round() as usize] += 1;
             last = sprt_json(&Penta(p), params);
-            if last.decision != "continue" {
+            if last.decision != SprtDecision::Continue {
                 break;
             }
         }
@@ -248,22 +277,17 @@ fn sprt_json(penta: &Penta, params: &SprtParams) -> SprtJson {
         llr: r.llr,
         lower: r.lower,
         upper: r.upper,
-        decision: match r.decision {
-            SprtDecision::AcceptH0 => "H0",
-            SprtDecision::AcceptH1 => "H1",
-            SprtDecision::Continue => "continue",
-        }
-        .to_string(),
+        decision: r.decision,
         model: r.model.to_string(),
     }
 }
 
 /// Builds the summary from the game log.
-pub fn summarize(
-    mode: &str,
+pub fn summarize<G: Game>(
+    mode: Mode,
     entrants: &[Entrant],
     pairings: &[Pairing],
-    records: &[GameRecord],
+    records: &[GameRecord<G>],
     sprt: Option<&SprtParams>,
 ) -> Summary {
     let idx: HashMap<&str, usize> = entrants
@@ -358,7 +382,7 @@ pub fn summarize(
             }
         })
         .collect();
-    let crosstable = (mode == "round-robin").then(|| Crosstable {
+    let crosstable = (mode == Mode::RoundRobin).then(|| Crosstable {
         names: entrants.iter().map(|e| e.name.clone()).collect(),
         results: (0..n)
             .map(|i| (0..n).map(|j| (i != j).then_some(cross[i][j])).collect())
@@ -370,7 +394,7 @@ pub fn summarize(
             .then(b.points.cmp(&a.points))
     });
     Summary {
-        mode: mode.to_string(),
+        mode,
         games: records.len() as u64,
         players,
         pairings: pairing_summaries,
@@ -379,180 +403,60 @@ pub fn summarize(
     }
 }
 
-fn fmt_elo(e: &EloJson) -> String {
-    let elo = match e.elo {
-        Some(elo) => format!("{elo:+.1}"),
-        None => e.elo_inf.clone(),
+/// A run directory's summary, as `judge report` builds it.
+#[derive(Debug, Clone)]
+pub struct RunSummary {
+    /// The summary.
+    pub summary: Summary,
+    /// `summary.json` is at least as new as the game log: the summary is the file's
+    /// (recomputed the same way), and need not be written again.
+    pub up_to_date: bool,
+    /// Only whole pairs were counted: the run was stopped or is still running.
+    pub whole_pairs_only: bool,
+    /// Games the run planned (pairings x 2 x pairs).
+    pub planned: usize,
+}
+
+/// The summary of the run in `dir`, from `run.json` and `games.jsonl`. A run that was
+/// stopped before its end or is still running (its summary older than its game log, or
+/// counting other games) is summarized from the complete pairs of its log. The summary
+/// always counts the games its `summary.json` counts: every game of a finished run, as the
+/// match did, and the whole pairs of a stopped one. The game log is only read, so a match
+/// still running keeps appending to it.
+pub fn of_run<G: Game>(dir: &RunDir) -> Result<RunSummary> {
+    let up_to_date = dir.summary_is_current();
+    let info = dir.read_info()?;
+    let entrants = schedule::entrants(&info.players)?;
+    let pairings = info.mode.pairings(entrants.len());
+    let records: Vec<GameRecord<G>> = record::read(&dir.games())?;
+    let summarized_games = if up_to_date {
+        let path = dir.summary();
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        let summary: serde_json::Value =
+            serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        summary["games"].as_u64()
+    } else {
+        None
     };
-    match e.margin95 {
-        Some(m) => format!("{elo} ± {m:.1}"),
-        None => format!("{elo} ± inf"),
-    }
-}
-
-/// The terminal report.
-pub fn render(s: &Summary) -> String {
-    use std::fmt::Write;
-    let mut out = String::new();
-    let verdicts: Vec<&str> = Termination::ALL
-        .iter()
-        .filter(|t| **t != Termination::Full)
-        .map(|t| t.name())
-        .collect();
-    let width = s
-        .players
-        .iter()
-        .map(|p| p.name.len())
-        .max()
-        .unwrap_or(4)
-        .max(6);
-    let _ = writeln!(
-        out,
-        "{:<width$} {:>5} {:>5} {:>5} {:>5} {:>7} {:>6} {:>18} {:>5}  {:<13} {:<13} losses by verdict",
-        "player",
-        "games",
-        "W",
-        "D",
-        "L",
-        "score%",
-        "points",
-        "Elo ± 95%",
-        "LOS",
-        "as first WDL",
-        "as second WDL"
-    );
-    for p in &s.players {
-        let losses: Vec<String> = verdicts
-            .iter()
-            .filter_map(|v| p.losses_by.get(*v).map(|c| format!("{v} {c}")))
-            .collect();
-        let wdl = |w: &WdlJson| format!("{}-{}-{}", w.wins, w.draws, w.losses);
-        let _ = writeln!(
-            out,
-            "{:<width$} {:>5} {:>5} {:>5} {:>5} {:>7.2} {:>6} {:>18} {:>5.2}  {:<13} {:<13} {}",
-            p.name,
-            p.games,
-            p.wdl.wins,
-            p.wdl.draws,
-            p.wdl.losses,
-            p.score_pct,
-            p.points,
-            fmt_elo(&p.elo),
-            p.los,
-            wdl(&p.as_first),
-            wdl(&p.as_second),
-            if losses.is_empty() {
-                "-".into()
-            } else {
-                losses.join(", ")
-            }
-        );
-    }
-    if let Some(c) = &s.crosstable {
-        let _ = writeln!(out, "\ncrosstable (row's score against column, W-D-L)");
-        let cw = 9usize;
-        let _ = write!(out, "{:<width$}", "");
-        for name in &c.names {
-            let short: String = name.chars().take(cw).collect();
-            let _ = write!(out, " {short:>cw$}");
-        }
-        let _ = writeln!(out);
-        for (i, row) in c.results.iter().enumerate() {
-            let _ = write!(out, "{:<width$}", c.names[i]);
-            for cell in row {
-                let text = cell.map_or("-".into(), |w| {
-                    format!("{}-{}-{}", w.wins, w.draws, w.losses)
-                });
-                let _ = write!(out, " {text:>cw$}");
-            }
-            let _ = writeln!(out);
-        }
-    }
-    if s.mode != "round-robin" {
-        let _ = writeln!(out);
-        for p in &s.pairings {
-            let _ = writeln!(
-                out,
-                "{} vs {}: {}-{}-{}  Elo {}  pentanomial [0, ½, 1, 1½, 2] = {:?}  Elo {}  nElo {}  LOS {:.2}",
-                p.a,
-                p.b,
-                p.wdl.wins,
-                p.wdl.draws,
-                p.wdl.losses,
-                fmt_elo(&p.elo),
-                p.penta,
-                fmt_elo(&p.elo_pentanomial),
-                fmt_elo(&p.nelo_pentanomial),
-                p.los
-            );
-        }
-    }
-    if let Some(t) = &s.sprt {
-        let _ = writeln!(
-            out,
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} [{:.3}, {:.3}] ({}) after {} pairs -> {}",
-            t.elo0, t.elo1, t.alpha, t.beta, t.llr, t.lower, t.upper, t.model, t.pairs, t.decision
-        );
-    }
-    out
-}
-
-/// The live progress bar: games done, and the first entrant's running score and Elo.
-pub struct Progress {
-    bar: ProgressBar,
-    focus: String,
-    wdl: WdlJson,
-}
-
-impl Progress {
-    /// A bar for `total` games, following `focus` (a player name).
-    pub fn new(total: u64, done: u64, focus: &str) -> Progress {
-        let bar = ProgressBar::new(total);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} games  {elapsed_precise} (eta {eta})  {msg}",
-            )
-            .expect("valid template"),
-        );
-        bar.set_position(done);
-        Progress {
-            bar,
-            focus: focus.to_string(),
-            wdl: WdlJson::default(),
-        }
-    }
-
-    /// Counts one game.
-    pub fn record(&mut self, r: &GameRecord) {
-        if r.first == self.focus {
-            self.wdl.add(r.first_score());
-        } else if r.second == self.focus {
-            self.wdl.add(1.0 - r.first_score());
-        }
-        let g = self.wdl.games();
-        if g > 0 {
-            let e: EloJson = stats::trinomial_elo(&self.wdl.stats()).into();
-            self.bar.set_message(format!(
-                "{}: {}-{}-{} score {:.1}%  Elo {}",
-                self.focus,
-                self.wdl.wins,
-                self.wdl.draws,
-                self.wdl.losses,
-                100.0 * self.wdl.score() / g as f64,
-                fmt_elo(&e)
-            ));
-        }
-        self.bar.inc(1);
-    }
-
-    /// Hides the bar (`--quiet`).
-    pub fn hide(&mut self) {
-        self.bar
-            .set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
-
-    /// Removes the bar.
-    pub fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
+    // Only whole pairs unless the match itself summarized every game: a board played in one
+    // colour only would bias the score.
+    let whole_pairs_only = summarized_games != Some(records.len() as u64);
+    let records = if whole_pairs_only {
+        record::whole_pairs(records)
+    } else {
+        records
+    };
+    Ok(RunSummary {
+        summary: summarize(
+            info.mode,
+            &entrants,
+            &pairings,
+            &records,
+            info.sprt.as_ref(),
+        ),
+        up_to_date,
+        whole_pairs_only,
+        planned: pairings.len() * 2 * info.pairs as usize,
+    })
 }

@@ -3,24 +3,25 @@
 //! crosstable, pairings, and a game viewer that replays any game move by move.
 //!
 //! The page draws everything from the embedded data; the cells each stone landed on are
-//! computed here by the referee, so the page never re-implements the rules.
+//! computed here by the game's rules, so the page never re-implements them.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::Grid;
-use crate::game_log::{self, GameRecord};
-use crate::referee::{self, BoardSpec, Termination};
+use crate::games::{Game, Termination};
+use crate::record::{self, GameRecord};
+use crate::run_dir::RunDir;
 
 /// The page, with `/*RUN_DATA*/` where the data goes.
 const TEMPLATE: &str = include_str!("report.html");
 
 /// One game as the viewer needs it (the log's fields minus paths and seeds).
 #[derive(Serialize)]
-struct ViewGame<'a> {
+#[serde(bound = "")]
+struct ViewGame<'a, G: Game> {
     id: &'a str,
     first: &'a str,
     second: &'a str,
@@ -28,8 +29,8 @@ struct ViewGame<'a> {
     termination: &'a str,
     loser: Option<&'a str>,
     detail: Option<&'a str>,
-    board: BoardSpec,
-    /// `[x, y]` of every stone, in move order (the referee's replay of `moves`).
+    board: G::Setup,
+    /// `[x, y]` of every stone, in move order (the rules' replay of `moves`).
     cells: Vec<[i32; 2]>,
     /// The winning line's cells, for `four`.
     line: Vec<[i32; 2]>,
@@ -37,22 +38,19 @@ struct ViewGame<'a> {
     cpu_ms: &'a [Option<f64>],
 }
 
-fn view_game(g: &GameRecord) -> ViewGame<'_> {
-    let (cells, _) = referee::landing_cells(g.board, &g.moves);
-    let line = match (g.termination, cells.last()) {
-        (Termination::Four, Some(&(x, y))) => Grid::from_moves(g.board, &cells).line_through(x, y),
+fn view_game<'a, G: Game>(game: &G, g: &'a GameRecord<G>) -> ViewGame<'a, G> {
+    let (positions, cells) = game.replay(&g.board, &g.moves);
+    let line = match (g.termination, positions.last()) {
+        (Termination::Four, Some(end)) if !cells.is_empty() => game.winning_line(end),
         _ => Vec::new(),
     };
     ViewGame {
         id: &g.id,
         first: &g.first,
         second: &g.second,
-        result: &g.result,
+        result: g.result.as_str(),
         termination: g.termination.name(),
-        loser: g.loser.map(|s| match s {
-            referee::Side::First => "first",
-            referee::Side::Second => "second",
-        }),
+        loser: g.loser.map(|s| s.name()),
         detail: g.detail.as_deref(),
         board: g.board,
         cells: cells.iter().map(|&(x, y)| [x, y]).collect(),
@@ -63,11 +61,16 @@ fn view_game(g: &GameRecord) -> ViewGame<'_> {
 }
 
 /// The page for a run: `summary` as in summary.json, `run` as in run.json (if any).
-pub fn render(summary: &Value, run: Option<&Value>, games: &[GameRecord]) -> Result<String> {
+pub fn render<G: Game>(
+    game: &G,
+    summary: &Value,
+    run: Option<&Value>,
+    games: &[GameRecord<G>],
+) -> Result<String> {
     let data = serde_json::json!({
         "summary": summary,
         "run": run,
-        "games": games.iter().map(view_game).collect::<Vec<_>>(),
+        "games": games.iter().map(|g| view_game(game, g)).collect::<Vec<_>>(),
     });
     // `<` only occurs inside JSON strings, where `\u003c` means the same: no name or
     // detail can close the <script> element or open a comment.
@@ -78,36 +81,28 @@ pub fn render(summary: &Value, run: Option<&Value>, games: &[GameRecord]) -> Res
 /// Writes `dir/report.html` from the run's files (summary.json, run.json if present,
 /// games.jsonl) and returns its path. Always from the files, never from memory, so
 /// `judge report DIR` writes the very same page as the run did.
-pub fn write(dir: &Path) -> Result<PathBuf> {
-    let read_json = |name: &str| -> Result<Value> {
-        let path = dir.join(name);
+pub fn write<G: Game>(game: &G, dir: &RunDir) -> Result<PathBuf> {
+    let read_json = |path: PathBuf| -> Result<Value> {
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {}", path.display()))?;
         serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
     };
-    let summary = read_json("summary.json")?;
-    let run = read_json("run.json").ok();
-    let games = game_log::read(&dir.join("games.jsonl"))?;
-    let page = render(&summary, run.as_ref(), &games)?;
-    let path = dir.join("report.html");
-    let tmp = dir.join("report.html.tmp");
+    let summary = read_json(dir.summary())?;
+    let run = read_json(dir.info()).ok();
+    let games: Vec<GameRecord<G>> = record::read(&dir.games())?;
+    let page = render(game, &summary, run.as_ref(), &games)?;
+    let path = dir.report();
+    let tmp = dir.path().join("report.html.tmp");
     std::fs::write(&tmp, page).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
     Ok(path)
 }
 
-/// `judge report DIR`: prints the run's table (for a run that was stopped before its end,
-/// after writing its summary from the game log's whole pairs), writes the page again and
-/// prints its path.
-pub fn regenerate(dir: &Path) -> Result<()> {
-    crate::tournament::summarize_run(dir)?;
-    println!("{}", write(dir)?.display());
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::games::connect4::Connect4;
 
     fn game() -> GameRecord {
         let line = r#"{"id":"0-0-0","pairing":0,"pair":0,"game":0,"first":"a</script><!--","second":"b","first_path":"a.so","second_path":"b.so","result":"1-0","termination":"four","course_code":1,"loser":"second","board":{"M":6,"N":7,"noX":5,"noY":6},"moves":[0,1,0,1,0,1,0],"move_ms":[1,1,1,1,1,1,1],"cpu_ms":[null,null,null,null,null,null,null],"seed":1,"board_seed":2}"#;
@@ -118,7 +113,7 @@ mod tests {
     fn page_is_self_contained_and_names_cannot_break_out_of_the_data() {
         let summary =
             serde_json::json!({"mode": "match", "games": 1, "players": [], "pairings": []});
-        let page = render(&summary, None, &[game()]).unwrap();
+        let page = render(&Connect4, &summary, None, &[game()]).unwrap();
         // The only URL is the SVG namespace name, which is an identifier, never fetched.
         let urls: Vec<&str> = page
             .match_indices("http")

@@ -1,0 +1,279 @@
+//! The game seam: what the referee, the schedule and the views ask of a game's rules.
+//!
+//! A [`Game`] draws the starting setup of a board from a seed (both games of a pair share
+//! it), says whose turn it is, judges and applies moves, and says when and how the game
+//! ended. It also turns positions into a plain [`Grid`] of cells, which is all the views
+//! draw. Gravity Connect-4 under the course's rules ([`connect4::Connect4`]) is today's
+//! one implementation; nothing outside `connect4` knows about columns or `top`.
+
+pub mod connect4;
+
+use std::fmt::Debug;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// The rules of a two-player game, as the judge plays it.
+///
+/// The types are the game's own: `Setup` is what a paired board is drawn as (and what the
+/// game log records as `board`), `Move` what players propose, `LoggedMove` what the game
+/// log records per move.
+pub trait Game: Debug + Clone + PartialEq + Send + Sync + 'static {
+    /// A board's starting parameters (size, blocked cell, opening...), drawn per pair.
+    type Setup: Copy + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// A position during play.
+    type Position: Clone + Debug;
+    /// A move as a player proposes it (not yet checked).
+    type Move: Copy + Debug + PartialEq;
+    /// A move as the game log records it.
+    type LoggedMove: Copy + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+
+    /// Whether a move may be a pass (a player with no other legal move must pass, as in
+    /// Reversi); players and protocols that cannot say "pass" check this.
+    const PASSES: bool;
+
+    /// The setup of one board, drawn from `board_seed` as the game's rules draw boards.
+    fn setup(&self, board_seed: u64) -> Self::Setup;
+
+    /// The starting position on `setup`.
+    fn start(&self, setup: &Self::Setup) -> Self::Position;
+
+    /// Whose turn it is in `position`.
+    fn to_move(&self, position: &Self::Position) -> Side;
+
+    /// Whether the side to move may play `mv`.
+    fn is_legal(&self, position: &Self::Position, mv: Self::Move) -> bool;
+
+    /// Plays a legal `mv` for the side to move; returns it as the log records it.
+    fn play(&self, position: &mut Self::Position, mv: Self::Move) -> Self::LoggedMove;
+
+    /// How the game ended, or `None` while it goes on.
+    fn end(&self, position: &Self::Position) -> Option<GameEnd>;
+
+    /// Why `mv` was illegal, for the log's `detail`, and the point it named, if any.
+    fn describe_illegal(&self, mv: Self::Move) -> (String, Option<[i32; 2]>);
+
+    /// A logged move as a move in `position`, if it is legal there (a damaged or foreign
+    /// log must never break a view).
+    fn read_move(&self, position: &Self::Position, logged: Self::LoggedMove) -> Option<Self::Move>;
+
+    /// The cell a move marks (where the stone landed), for highlighting the last move.
+    fn move_cell(&self, position: &Self::Position, mv: Self::Move) -> Option<(i32, i32)>;
+
+    /// The board as the views draw it.
+    fn grid(&self, position: &Self::Position) -> Grid;
+
+    /// The cells that won the game in `position` (a line of four), empty if none.
+    fn winning_line(&self, position: &Self::Position) -> Vec<(i32, i32)>;
+
+    /// Replays `moves` from `setup`: the positions after 0, 1, ... moves and the cell each
+    /// move marked. Stops before the first move that is not legal.
+    fn replay(
+        &self,
+        setup: &Self::Setup,
+        moves: &[Self::LoggedMove],
+    ) -> (Vec<Self::Position>, Vec<(i32, i32)>) {
+        let mut position = self.start(setup);
+        let mut positions = vec![position.clone()];
+        let mut cells = Vec::with_capacity(moves.len());
+        for &logged in moves {
+            let Some(mv) = self.read_move(&position, logged) else {
+                break;
+            };
+            let Some(cell) = self.move_cell(&position, mv) else {
+                break;
+            };
+            self.play(&mut position, mv);
+            positions.push(position.clone());
+            cells.push(cell);
+        }
+        (positions, cells)
+    }
+}
+
+/// First or second mover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// Moved first.
+    First,
+    /// Moved second.
+    Second,
+}
+
+impl Side {
+    /// The opponent.
+    pub fn other(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// 0 for the first mover, 1 for the second (an index into per-side arrays).
+    pub fn index(self) -> usize {
+        match self {
+            Side::First => 0,
+            Side::Second => 1,
+        }
+    }
+
+    /// The name the game log uses (`first`, `second`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::First => "first",
+            Side::Second => "second",
+        }
+    }
+}
+
+/// Why a game ended: by the rules (`four`, `full`) or by a verdict on the player at
+/// fault. The names are the game log's `termination`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Termination {
+    /// Four (or more) in a row.
+    Four,
+    /// Full board, a tie.
+    Full,
+    /// The mover exceeded the time limit.
+    Timeout,
+    /// The mover's process died (signal or exit).
+    Crash,
+    /// The mover returned an illegal move.
+    Illegal,
+    /// The mover returned no move (`getPoint` returned NULL).
+    Null,
+    /// The player could not be loaded or lacks a symbol.
+    Load,
+}
+
+impl Termination {
+    /// All terminations, in report order.
+    pub const ALL: [Termination; 7] = [
+        Termination::Four,
+        Termination::Full,
+        Termination::Timeout,
+        Termination::Crash,
+        Termination::Illegal,
+        Termination::Null,
+        Termination::Load,
+    ];
+
+    /// The name used in games.jsonl.
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::Four => "four",
+            Termination::Full => "full",
+            Termination::Timeout => "timeout",
+            Termination::Crash => "crash",
+            Termination::Illegal => "illegal",
+            Termination::Null => "null",
+            Termination::Load => "load",
+        }
+    }
+}
+
+/// How a game ended by its rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameEnd {
+    /// The winner, `None` for a tie.
+    pub winner: Option<Side>,
+    /// The rule that ended it.
+    pub termination: Termination,
+    /// The winner's margin for games that score one (Reversi's disc difference).
+    pub margin: Option<i32>,
+}
+
+/// What occupies a cell, for drawing: stones by mover, independent of any side's view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cell {
+    /// Nothing there.
+    Empty,
+    /// A cell no stone may occupy (Connect-4's blocked cell).
+    Blocked,
+    /// The first mover's stone.
+    First,
+    /// The second mover's stone.
+    Second,
+}
+
+impl Cell {
+    /// The stone of `side`.
+    pub fn of(side: Side) -> Cell {
+        match side {
+            Side::First => Cell::First,
+            Side::Second => Cell::Second,
+        }
+    }
+}
+
+/// A board to draw: `rows` x `cols` cells, row 0 on top.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grid {
+    /// Number of rows.
+    pub rows: i32,
+    /// Number of columns.
+    pub cols: i32,
+    cells: Vec<Cell>,
+}
+
+impl Grid {
+    /// An empty grid (negative sizes count as 0).
+    pub fn new(rows: i32, cols: i32) -> Grid {
+        Grid {
+            rows,
+            cols,
+            cells: vec![Cell::Empty; (rows.max(0) * cols.max(0)) as usize],
+        }
+    }
+
+    /// Sets a cell; cells outside the grid are ignored.
+    pub fn set(&mut self, x: i32, y: i32, cell: Cell) {
+        if let Some(i) = self.index(x, y) {
+            self.cells[i] = cell;
+        }
+    }
+
+    /// The cell at row `x`, column `y` (`Empty` outside the grid).
+    pub fn get(&self, x: i32, y: i32) -> Cell {
+        self.index(x, y).map_or(Cell::Empty, |i| self.cells[i])
+    }
+
+    /// Whether `(x, y)` is on the grid.
+    pub fn contains(&self, x: i32, y: i32) -> bool {
+        (0..self.rows).contains(&x) && (0..self.cols).contains(&y)
+    }
+
+    fn index(&self, x: i32, y: i32) -> Option<usize> {
+        self.contains(x, y).then(|| (x * self.cols + y) as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_ignores_cells_outside() {
+        let mut g = Grid::new(2, 3);
+        g.set(1, 2, Cell::First);
+        g.set(2, 0, Cell::Second);
+        g.set(-1, 0, Cell::Second);
+        assert_eq!(g.get(1, 2), Cell::First);
+        assert_eq!(g.get(2, 0), Cell::Empty);
+        assert!(!g.contains(0, 3));
+        assert_eq!(Grid::new(-1, 3).get(0, 0), Cell::Empty);
+    }
+
+    #[test]
+    fn sides_and_terminations_keep_their_log_names() {
+        assert_eq!(serde_json::to_string(&Side::Second).unwrap(), "\"second\"");
+        for t in Termination::ALL {
+            assert_eq!(
+                serde_json::to_string(&t).unwrap(),
+                format!("\"{}\"", t.name())
+            );
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! `gravity4-judge`: isolated, statistically honest tournaments of course-ABI Connect-4
+//! libraries, and terminal views to play and replay their games.
+//!
+//! Data flows one way: CLI -> [`schedule`] -> [`referee`] (a [`games::Game`]) ->
+//! [`players`] -> [`record`] (the game log) -> [`stats`] / [`results`] -> [`report`] and
+//! [`view`]. No module reaches back up that chain: the [`tournament`] hands finished
+//! games to [`record::Observer`]s it does not know by name, and the reporters and views
+//! read plain records and the [`run_dir`], never the CLI's structures.
+//!
+//! Two seams keep the tournament general:
+//! - [`games::Game`]: the rules (setups drawn from a seed, legality, moves, endings, the
+//!   grid the views draw). [`games::connect4::Connect4`], the course's gravity Connect-4
+//!   with a blocked cell, is today's implementation.
+//! - [`players::Player`]: start a game, answer moves under a time limit, stop, and faults
+//!   that become verdicts. A course-ABI library in its own child process
+//!   ([`players::course_abi`]) is today's implementation; the process layer (pipes,
+//!   signals, rlimits, scratch directories) is private to [`players`].
+//!
+//! [`commands`] wires the pieces for each command; the `judge` binary only parses
+//! arguments and calls it.
+
+#![warn(missing_docs)]
+
+pub mod commands;
+pub mod games;
+pub mod players;
+pub mod record;
+pub mod referee;
+pub mod report;
+pub mod results;
+pub mod run_dir;
+pub mod schedule;
+pub mod stats;
+pub mod tournament;
+pub mod view;

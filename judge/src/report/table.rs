@@ -1,0 +1,113 @@
+//! The terminal table of a run: players, crosstable (round-robin), pairings with their
+//! pentanomial counts, and the SPRT.
+
+use crate::games::Termination;
+use crate::results::{Summary, WdlJson};
+use crate::schedule::Mode;
+
+/// The terminal report.
+pub fn render(s: &Summary) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let verdicts: Vec<&str> = Termination::ALL
+        .iter()
+        .filter(|t| **t != Termination::Full)
+        .map(|t| t.name())
+        .collect();
+    let width = s
+        .players
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(6);
+    let _ = writeln!(
+        out,
+        "{:<width$} {:>5} {:>5} {:>5} {:>5} {:>7} {:>6} {:>18} {:>5}  {:<13} {:<13} losses by verdict",
+        "player",
+        "games",
+        "W",
+        "D",
+        "L",
+        "score%",
+        "points",
+        "Elo ± 95%",
+        "LOS",
+        "as first WDL",
+        "as second WDL"
+    );
+    for p in &s.players {
+        let losses: Vec<String> = verdicts
+            .iter()
+            .filter_map(|v| p.losses_by.get(*v).map(|c| format!("{v} {c}")))
+            .collect();
+        let wdl = |w: &WdlJson| format!("{}-{}-{}", w.wins, w.draws, w.losses);
+        let _ = writeln!(
+            out,
+            "{:<width$} {:>5} {:>5} {:>5} {:>5} {:>7.2} {:>6} {:>18} {:>5.2}  {:<13} {:<13} {}",
+            p.name,
+            p.games,
+            p.wdl.wins,
+            p.wdl.draws,
+            p.wdl.losses,
+            p.score_pct,
+            p.points,
+            p.elo.display(),
+            p.los,
+            wdl(&p.as_first),
+            wdl(&p.as_second),
+            if losses.is_empty() {
+                "-".into()
+            } else {
+                losses.join(", ")
+            }
+        );
+    }
+    if let Some(c) = &s.crosstable {
+        let _ = writeln!(out, "\ncrosstable (row's score against column, W-D-L)");
+        let cw = 9usize;
+        let _ = write!(out, "{:<width$}", "");
+        for name in &c.names {
+            let short: String = name.chars().take(cw).collect();
+            let _ = write!(out, " {short:>cw$}");
+        }
+        let _ = writeln!(out);
+        for (i, row) in c.results.iter().enumerate() {
+            let _ = write!(out, "{:<width$}", c.names[i]);
+            for cell in row {
+                let text = cell.map_or("-".into(), |w| {
+                    format!("{}-{}-{}", w.wins, w.draws, w.losses)
+                });
+                let _ = write!(out, " {text:>cw$}");
+            }
+            let _ = writeln!(out);
+        }
+    }
+    if s.mode != Mode::RoundRobin {
+        let _ = writeln!(out);
+        for p in &s.pairings {
+            let _ = writeln!(
+                out,
+                "{} vs {}: {}-{}-{}  Elo {}  pentanomial [0, ½, 1, 1½, 2] = {:?}  Elo {}  nElo {}  LOS {:.2}",
+                p.a,
+                p.b,
+                p.wdl.wins,
+                p.wdl.draws,
+                p.wdl.losses,
+                p.elo.display(),
+                p.penta,
+                p.elo_pentanomial.display(),
+                p.nelo_pentanomial.display(),
+                p.los
+            );
+        }
+    }
+    if let Some(t) = &s.sprt {
+        let _ = writeln!(
+            out,
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} [{:.3}, {:.3}] ({}) after {} pairs -> {}",
+            t.elo0, t.elo1, t.alpha, t.beta, t.llr, t.lower, t.upper, t.model, t.pairs, t.decision
+        );
+    }
+    out
+}

@@ -1,0 +1,354 @@
+//! A run directory: where a tournament's files live, and the rules for starting one and
+//! resuming it.
+//!
+//! Layout: `run.json` (the command, for `--resume`), `games.jsonl` (the game log),
+//! `summary.json`, `report.html`, `logs/NAME.log` (each player's captured output). A new
+//! run refuses a directory that already holds a game log; a resumed run must be the same
+//! command (mode, players, seed), and keeps only the whole pairs of its log.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+
+use crate::games::Game;
+use crate::record::{self, GameRecord};
+use crate::schedule::Mode;
+use crate::stats::SprtParams;
+
+/// What `run.json` records, so `--resume` can check it continues the same run and
+/// `judge report` can summarize it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// The kind of tournament.
+    pub mode: Mode,
+    /// The players as given on the command line.
+    pub players: Vec<PathBuf>,
+    /// Their display names.
+    pub names: Vec<String>,
+    /// The run's seed.
+    pub seed: u64,
+    /// Boards per pairing.
+    pub pairs: u32,
+    /// Wall-clock limit per move.
+    pub move_limit_ms: u64,
+    /// Address-space limit of each player's process (0: none).
+    pub memory_limit_mb: u64,
+    /// One process per player per worker across games.
+    pub reuse_process: bool,
+    /// The judge that wrote the run.
+    pub judge_version: String,
+    /// The `--sprt` parameters, written as `elo0=.. elo1=.. alpha=.. beta=..` (runs
+    /// written before it was recorded have none).
+    #[serde(default, with = "sprt_text")]
+    pub sprt: Option<SprtParams>,
+}
+
+/// `run.json`'s `sprt`: the parameters as one string, as `--sprt` takes them.
+mod sprt_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::stats::{SprtParams, parse_sprt};
+
+    pub fn serialize<S: Serializer>(p: &Option<SprtParams>, s: S) -> Result<S::Ok, S::Error> {
+        match p {
+            Some(p) => s.serialize_some(&p.to_string()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<SprtParams>, D::Error> {
+        Option::<String>::deserialize(d)?
+            .map(|text| {
+                parse_sprt(&text).map_err(|e| serde::de::Error::custom(format!("sprt: {e}")))
+            })
+            .transpose()
+    }
+}
+
+/// A run directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunDir {
+    root: PathBuf,
+}
+
+impl RunDir {
+    /// The run directory at `root` (nothing is checked or created).
+    pub fn at(root: impl Into<PathBuf>) -> RunDir {
+        RunDir { root: root.into() }
+    }
+
+    /// The directory itself.
+    pub fn path(&self) -> &Path {
+        &self.root
+    }
+
+    /// `run.json`.
+    pub fn info(&self) -> PathBuf {
+        self.root.join("run.json")
+    }
+
+    /// `games.jsonl`.
+    pub fn games(&self) -> PathBuf {
+        self.root.join("games.jsonl")
+    }
+
+    /// `summary.json`.
+    pub fn summary(&self) -> PathBuf {
+        self.root.join("summary.json")
+    }
+
+    /// `report.html`.
+    pub fn report(&self) -> PathBuf {
+        self.root.join("report.html")
+    }
+
+    /// `logs/`, the players' captured output.
+    pub fn logs(&self) -> PathBuf {
+        self.root.join("logs")
+    }
+
+    /// `logs/NAME.log` for the player named `name` (`/` and `#` made file-safe).
+    pub fn player_log(&self, name: &str) -> PathBuf {
+        self.logs()
+            .join(format!("{}.log", name.replace(['/', '#'], "_")))
+    }
+
+    /// A new run: `out`, or a fresh `runs/YYYYMMDD-HHMMSS-MODE`, created; refused when it
+    /// already holds a game log (that is a run to `--resume`).
+    pub fn create(out: Option<&Path>, mode: Mode) -> Result<RunDir> {
+        let root = match out {
+            Some(d) => d.to_path_buf(),
+            None => fresh_dir(Path::new("runs"), mode),
+        };
+        std::fs::create_dir_all(&root)
+            .with_context(|| format!("creating run directory {}", root.display()))?;
+        let dir = RunDir { root };
+        if dir.games().exists() {
+            bail!(
+                "{} already holds a run (games.jsonl); use --resume {} to continue it or another --out",
+                dir.root.display(),
+                dir.root.display()
+            );
+        }
+        Ok(dir)
+    }
+
+    /// Reopens the run in `root` for `--resume`: it must have been `mode` with the same
+    /// players (as written) and, if `seed` is given, the same seed. Returns the directory
+    /// and what its `run.json` says.
+    pub fn resume(
+        root: &Path,
+        mode: Mode,
+        players: &[PathBuf],
+        seed: Option<u64>,
+    ) -> Result<(RunDir, RunInfo)> {
+        let dir = RunDir::at(root);
+        let path = dir.info();
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("--resume: reading {}", path.display()))?;
+        let info: RunInfo = serde_json::from_str(&text)
+            .with_context(|| format!("--resume: parsing {}", path.display()))?;
+        if info.mode != mode || info.players != players {
+            bail!(
+                "--resume {}: that run was `{}` with {:?}; give the same command and libraries",
+                root.display(),
+                info.mode,
+                info.players
+            );
+        }
+        if seed.is_some_and(|s| s != info.seed) {
+            bail!(
+                "--resume {}: that run used --seed {}",
+                root.display(),
+                info.seed
+            );
+        }
+        Ok((dir, info))
+    }
+
+    /// Reads `run.json`.
+    pub fn read_info(&self) -> Result<RunInfo> {
+        let path = self.info();
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
+    }
+
+    /// Writes `run.json`.
+    pub fn write_info(&self, info: &RunInfo) -> Result<()> {
+        std::fs::write(self.info(), serde_json::to_string_pretty(info)? + "\n")
+            .context("writing run.json")
+    }
+
+    /// Writes `summary.json` (any serializable summary).
+    pub fn write_summary(&self, summary: &impl Serialize) -> Result<()> {
+        std::fs::write(
+            self.summary(),
+            serde_json::to_string_pretty(summary)? + "\n",
+        )
+        .context("writing summary.json")
+    }
+
+    /// Whether `summary.json` is at least as new as `games.jsonl` (both present): the
+    /// summary was written after the last game.
+    pub fn summary_is_current(&self) -> bool {
+        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        matches!(
+            (modified(&self.summary()), modified(&self.games())),
+            (Some(summary), Some(log)) if summary >= log
+        )
+    }
+
+    /// The games a resumed run keeps: whole pairs only (a board with one of its games
+    /// logged is replayed whole, so paired statistics stay paired); the log is rewritten
+    /// to hold just those.
+    pub fn keep_whole_pairs<G: Game>(&self) -> Result<Vec<GameRecord<G>>> {
+        record::keep_whole_pairs(&self.games())
+    }
+}
+
+/// `ROOT/YYYYMMDD-HHMMSS-MODE`, with a numeric suffix if taken.
+fn fresh_dir(root: &Path, mode: Mode) -> PathBuf {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs() as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
+    let base = format!(
+        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}-{mode}",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    );
+    let mut dir = root.join(&base);
+    let mut k = 2;
+    while dir.exists() {
+        dir = root.join(format!("{base}-{k}"));
+        k += 1;
+    }
+    dir
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (H. Hinnant).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::connect4::Connect4;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    fn info(mode: Mode, players: &[&str], sprt: Option<SprtParams>) -> RunInfo {
+        RunInfo {
+            mode,
+            players: players.iter().map(PathBuf::from).collect(),
+            names: players.iter().map(|p| p.to_string()).collect(),
+            seed: 5,
+            pairs: 2,
+            move_limit_ms: 3000,
+            memory_limit_mb: 1024,
+            reuse_process: false,
+            judge_version: "0.1.0".into(),
+            sprt,
+        }
+    }
+
+    #[test]
+    fn layout() {
+        let d = RunDir::at("runs/x");
+        assert_eq!(d.games(), Path::new("runs/x/games.jsonl"));
+        assert_eq!(d.summary(), Path::new("runs/x/summary.json"));
+        assert_eq!(d.report(), Path::new("runs/x/report.html"));
+        assert_eq!(d.info(), Path::new("runs/x/run.json"));
+        assert_eq!(
+            d.player_log("g@PROFILE=a/b#2"),
+            Path::new("runs/x/logs/g@PROFILE=a_b_2.log")
+        );
+        let fresh = fresh_dir(Path::new("runs"), Mode::RoundRobin);
+        let name = fresh.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(
+            name.ends_with("-round-robin") && name.len() == 15 + 12,
+            "{name}"
+        );
+    }
+
+    #[test]
+    fn run_json_keeps_its_format() {
+        let sprt = crate::stats::parse_sprt("elo0=-20 elo1=20 alpha=0.05 beta=0.05").unwrap();
+        let i = info(Mode::Gauntlet, &["a.so", "b.so"], Some(sprt));
+        let text = serde_json::to_string(&i).unwrap();
+        assert!(text.starts_with(r#"{"mode":"gauntlet","players":["a.so","b.so"]"#));
+        assert!(text.ends_with(r#""sprt":"elo0=-20 elo1=20 alpha=0.05 beta=0.05"}"#));
+        assert_eq!(serde_json::from_str::<RunInfo>(&text).unwrap(), i);
+        let none = serde_json::to_string(&info(Mode::Match, &["a.so"], None)).unwrap();
+        assert!(none.ends_with(r#""sprt":null}"#));
+        // Runs written before `sprt` was recorded.
+        let old = none.replace(r#","sprt":null"#, "");
+        assert_eq!(serde_json::from_str::<RunInfo>(&old).unwrap().sprt, None);
+    }
+
+    #[test]
+    fn new_runs_refuse_a_log_and_resumes_must_be_the_same_run() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("r");
+        let dir = RunDir::create(Some(&root), Mode::Match).unwrap();
+        let i = info(Mode::Match, &["a.so", "b.so"], None);
+        dir.write_info(&i).unwrap();
+        assert_eq!(dir.read_info().unwrap(), i);
+        // No log yet: the directory can still be given as --out.
+        assert!(RunDir::create(Some(&root), Mode::Match).is_ok());
+        std::fs::write(dir.games(), "").unwrap();
+        let err = RunDir::create(Some(&root), Mode::Match).unwrap_err();
+        assert!(err.to_string().contains("already holds a run"), "{err}");
+
+        let players = [PathBuf::from("a.so"), PathBuf::from("b.so")];
+        let (back, got) = RunDir::resume(&root, Mode::Match, &players, None).unwrap();
+        assert_eq!((back, got.seed), (dir.clone(), 5));
+        assert!(RunDir::resume(&root, Mode::Match, &players, Some(5)).is_ok());
+        let err = RunDir::resume(&root, Mode::Match, &players, Some(6)).unwrap_err();
+        assert!(err.to_string().contains("that run used --seed 5"), "{err}");
+        assert!(RunDir::resume(&root, Mode::Gauntlet, &players, None).is_err());
+        assert!(RunDir::resume(&root, Mode::Match, &players[..1], None).is_err());
+        assert!(RunDir::resume(&tmp.path().join("none"), Mode::Match, &players, None).is_err());
+    }
+
+    #[test]
+    fn resume_keeps_whole_pairs_and_summary_age_is_checked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = RunDir::create(Some(tmp.path()), Mode::Match).unwrap();
+        assert!(!dir.summary_is_current(), "no files yet");
+        let line = |pair: u32, game: u8| {
+            format!(
+                r#"{{"id":"0-{pair}-{game}","pairing":0,"pair":{pair},"game":{game},"first":"a","second":"b","first_path":"a.so","second_path":"b.so","result":"1-0","termination":"four","course_code":1,"loser":"second","board":{{"M":9,"N":9,"noX":0,"noY":0}},"moves":[0,1,0,1,0,1,0],"move_ms":[],"cpu_ms":[],"seed":5,"board_seed":1}}"#
+            )
+        };
+        let log = [line(0, 0), line(0, 1), line(1, 1), "{\"torn".into()].join("\n");
+        std::fs::write(dir.games(), log).unwrap();
+        let kept: Vec<GameRecord<Connect4>> = dir.keep_whole_pairs().unwrap();
+        assert_eq!(kept.len(), 2);
+        assert_eq!(
+            std::fs::read_to_string(dir.games()).unwrap(),
+            format!("{}\n{}\n", line(0, 0), line(0, 1))
+        );
+        dir.write_summary(&serde_json::json!({"games": 2})).unwrap();
+        assert!(dir.summary_is_current());
+    }
+}
