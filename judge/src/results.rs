@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use crate::games::{Game, Side};
+use crate::games::{Game, Side, Termination};
 use crate::record::{self, GameRecord};
 use crate::run_dir::RunDir;
 use crate::schedule::{self, Entrant, Mode, Pairing};
@@ -119,7 +119,7 @@ pub struct PlayerSummary {
     /// Likelihood of superiority over the field, 0..1.
     pub los: f64,
     /// Losses by verdict (`four` for ordinary lost games).
-    pub losses_by: BTreeMap<String, u64>,
+    pub losses_by: BTreeMap<Termination, u64>,
     /// Results when moving first.
     pub as_first: WdlJson,
     /// Results when moving second.
@@ -300,7 +300,7 @@ pub fn summarize<G: Game>(
     let mut first = vec![WdlJson::default(); n];
     let mut second = vec![WdlJson::default(); n];
     let mut cross = vec![vec![WdlJson::default(); n]; n];
-    let mut losses_by: Vec<BTreeMap<String, u64>> = vec![BTreeMap::new(); n];
+    let mut losses_by: Vec<BTreeMap<Termination, u64>> = vec![BTreeMap::new(); n];
     let mut ms: Vec<(f64, f64, f64, u64)> = vec![(0.0, 0.0, 0.0, 0); n];
     for r in records {
         let (Some(&f), Some(&s)) = (idx.get(r.first.as_str()), idx.get(r.second.as_str())) else {
@@ -315,9 +315,7 @@ pub fn summarize<G: Game>(
         cross[s][f].add(1.0 - sc);
         if let Some(loser) = r.loser {
             let who = if loser == Side::First { f } else { s };
-            *losses_by[who]
-                .entry(r.termination.name().to_string())
-                .or_default() += 1;
+            *losses_by[who].entry(r.termination).or_default() += 1;
         }
         for (k, w) in r.move_ms.iter().enumerate() {
             let who = if k % 2 == 0 { f } else { s };

@@ -378,7 +378,11 @@ mod tests {
         let pairings = Mode::Match.pairings(2);
         let plan = Plan::new(&Connect4, &pairings, &settings, Vec::new());
         let records = play(&Connect4, &settings, &entrants, &Fakes, plan, &mut []).unwrap();
-        assert!(records.len() < 1000, "stopped after {} games", records.len());
+        assert!(
+            records.len() < 1000,
+            "stopped after {} games",
+            records.len()
+        );
         // Resumed with those records, nothing is left to play.
         let again = Plan::new(&Connect4, &pairings, &settings, records);
         assert!(again.jobs.is_empty());

@@ -128,8 +128,9 @@ impl Side {
 }
 
 /// Why a game ended: by the rules (`four`, `full`) or by a verdict on the player at
-/// fault. The names are the game log's `termination`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// fault. The names are the game log's `termination`; terminations sort by name, so maps
+/// keyed by them (summary.json's `losses_by`) list them alphabetically.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Termination {
     /// Four (or more) in a row.
@@ -171,6 +172,18 @@ impl Termination {
             Termination::Null => "null",
             Termination::Load => "load",
         }
+    }
+}
+
+impl Ord for Termination {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.name().cmp(other.name())
+    }
+}
+
+impl PartialOrd for Termination {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -264,6 +277,20 @@ mod tests {
         assert_eq!(g.get(2, 0), Cell::Empty);
         assert!(!g.contains(0, 3));
         assert_eq!(Grid::new(-1, 3).get(0, 0), Cell::Empty);
+    }
+
+    #[test]
+    fn terminations_key_maps_by_name() {
+        let m: std::collections::BTreeMap<Termination, u64> = [
+            (Termination::Timeout, 1),
+            (Termination::Four, 2),
+            (Termination::Crash, 3),
+        ]
+        .into();
+        assert_eq!(
+            serde_json::to_string(&m).unwrap(),
+            r#"{"crash":3,"four":2,"timeout":1}"#
+        );
     }
 
     #[test]

@@ -9,10 +9,9 @@ use crate::schedule::Mode;
 pub fn render(s: &Summary) -> String {
     use std::fmt::Write;
     let mut out = String::new();
-    let verdicts: Vec<&str> = Termination::ALL
-        .iter()
-        .filter(|t| **t != Termination::Full)
-        .map(|t| t.name())
+    let verdicts: Vec<Termination> = Termination::ALL
+        .into_iter()
+        .filter(|t| *t != Termination::Full)
         .collect();
     let width = s
         .players
@@ -39,7 +38,7 @@ pub fn render(s: &Summary) -> String {
     for p in &s.players {
         let losses: Vec<String> = verdicts
             .iter()
-            .filter_map(|v| p.losses_by.get(*v).map(|c| format!("{v} {c}")))
+            .filter_map(|v| p.losses_by.get(v).map(|c| format!("{} {c}", v.name())))
             .collect();
         let wdl = |w: &WdlJson| format!("{}-{}-{}", w.wins, w.draws, w.losses);
         let _ = writeln!(
