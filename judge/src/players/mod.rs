@@ -5,7 +5,7 @@
 //! opponent's last move in, a move out), and stopped; whatever goes wrong on its side
 //! comes back as a [`Fault`], which the referee turns into a verdict. Today's one kind of
 //! player is a course-ABI library hosted in its own child process ([`course_abi`]); the
-//! process layer underneath ([`process`]: pipes, signals, rlimits, scratch directories)
+//! process layer underneath (`process`: pipes, signals, rlimits, scratch directories)
 //! is private to this module, so nothing in the tournament sees into it.
 //!
 //! Other kinds (programs over stdin/stdout: `saiblo:`, `gtp:`, `botzone:`) plug in as

@@ -1,5 +1,6 @@
 //! Views of games for people: `judge play` (a person against a library, in the
-//! terminal) and `judge replay` (step through a logged game), drawn by [`term`].
+//! terminal) and `judge replay` (step through a logged game), drawn by `term`
+//! (crossterm for raw keys, ANSI colours).
 //!
 //! Views sit at the end of the judge's data flow: they take plain options and read game
 //! logs, draw the [`Grid`](crate::games::Grid) a game gives them, and play through the

@@ -1,8 +1,8 @@
 //! `judge play LIB`: a person against a library in the terminal.
 //!
-//! The person is one more [`referee::Player`]; the library is played through the same
-//! isolated host as in tournaments ([`HostPlayer`]), so a library that crashes or hangs
-//! loses by its verdict and the terminal survives. The finished game can be appended to
+//! The person is one more [`Player`] under the same referee as tournaments; the library
+//! is the same course-ABI player in its isolated process, so a library that crashes or
+//! hangs loses by its verdict and the terminal survives. The finished game can be appended to
 //! a games.jsonl in the tournaments' schema, so `judge replay` reads it.
 
 use std::cell::RefCell;
