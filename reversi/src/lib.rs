@@ -1,0 +1,20 @@
+//! Reversi (Othello): bitboard rules, two Monte-Carlo tree search engines, and the GTP and
+//! Botzone protocols that drive them.
+//!
+//! Data flows one way: [`bitboard`] (masks and shifts) -> [`position`] (the rules, both rule
+//! sets) -> [`search`] (the `classic` and `strong` engines, the exact endgame solver) ->
+//! [`protocol`] (GTP, Botzone JSON) and [`selfplay`] -> the `reversi` program.
+//!
+//! A referee needs only [`Position`]: [`Position::start`], [`Position::legal_moves`],
+//! [`Position::play`], [`Position::is_game_over`], [`Position::result`] and its `Display`.
+//! A player needs an [`Engine`] from [`Profile::engine`].
+
+pub mod bitboard;
+pub mod position;
+pub mod protocol;
+pub mod search;
+pub mod selfplay;
+
+pub use bitboard::Square;
+pub use position::{Color, GameResult, Move, Position, Rule, RulesError, perft};
+pub use search::{Engine, Limits, Profile, Proof, SearchReport, Settings};

@@ -1,0 +1,228 @@
+//! Search: two Monte-Carlo tree search engines over the rules in [`crate::position`].
+//!
+//! * `classic` — the seed-faithful baseline: plain UCT (UCB1, c = 0.8, on win rates in 0..1),
+//!   nodes that keep their untried moves and expand one per iteration, uniformly random
+//!   playouts, a fresh tree every move, and the final move chosen by the best mean (ties to
+//!   the more visited child), as the course seed does.
+//! * `strong` (the default) — the same tree with everything we know to add: tree reuse between
+//!   moves, corner/edge-aware biased playouts, MCTS-solver proofs, exact alpha-beta solves of
+//!   small leaves, an exact root solver for the last [`strong::ROOT_SOLVE_EMPTIES`] empties
+//!   whose proof ends the move early, and the final move by visits.
+//!
+//! Both are [`Engine`]s: give them a [`Position`] and [`Limits`], get a [`SearchReport`].
+//! The engine needs no move history: tree reuse finds the new position below the old root.
+
+pub mod endgame;
+pub mod mcts;
+pub mod playout;
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::position::{Move, Position};
+
+/// The course's Reversi limit per move, our default budget (ms); `REVERSI_MOVE_MS` overrides.
+pub const DEFAULT_MOVE_MS: u64 = 5000;
+
+/// Default cap on the tree's memory (MiB); `REVERSI_MEMORY_MB` overrides. At 40 bytes a node
+/// this is about 6.7 M nodes, more than 5 s of search grows, and far below the course's limits.
+pub const DEFAULT_MEMORY_MB: u64 = 256;
+
+/// How long, and how much, one search may take.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Wall time for the move. The search stops a little before it (see [`Limits::deadline`]).
+    pub time: Duration,
+    /// Stop after this many iterations (tests and reproducible experiments); `None`: no limit.
+    pub iterations: Option<u64>,
+}
+
+impl Limits {
+    /// A time budget only.
+    pub fn time(ms: u64) -> Limits {
+        Limits {
+            time: Duration::from_millis(ms),
+            iterations: None,
+        }
+    }
+
+    /// An iteration budget with a generous time cap.
+    pub fn iterations(n: u64) -> Limits {
+        Limits {
+            time: Duration::from_secs(3600),
+            iterations: Some(n),
+        }
+    }
+
+    /// The share of the budget actually searched: 95 %, less at most 50 ms. Process start,
+    /// output and the judge's own clock share the rest.
+    pub fn deadline(&self) -> Duration {
+        let margin = (self.time / 20).min(Duration::from_millis(50));
+        self.time.saturating_sub(margin)
+    }
+}
+
+/// What the search proved about the root, from the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// Nothing proven.
+    None,
+    /// A forced win.
+    Win,
+    /// A forced draw at best (and at worst).
+    Draw,
+    /// Every move loses against perfect play.
+    Loss,
+}
+
+impl fmt::Display for Proof {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Proof::None => "none",
+            Proof::Win => "win",
+            Proof::Draw => "draw",
+            Proof::Loss => "loss",
+        })
+    }
+}
+
+/// The outcome of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchReport {
+    /// The chosen move (always legal for the searched position).
+    pub mv: Move,
+    /// Wall time spent, in milliseconds.
+    pub ms: u64,
+    /// MCTS iterations run this move.
+    pub iterations: u64,
+    /// Tree nodes after the search (including reused ones).
+    pub nodes: u64,
+    /// Estimated chance of winning for the side to move with `mv` (draws count half).
+    pub winrate: f64,
+    /// What was proven.
+    pub proof: Proof,
+}
+
+impl SearchReport {
+    /// The per-move log line `REVERSI_LOG=1` prints on stderr.
+    pub fn log_line(&self) -> String {
+        format!(
+            "ms={} iterations={} nodes={} move={} winrate={:.3} proof={}",
+            self.ms, self.iterations, self.nodes, self.mv, self.winrate, self.proof
+        )
+    }
+}
+
+/// A Reversi engine: picks a move for a position within limits.
+pub trait Engine {
+    /// A short name for logs and GTP (`classic`, `strong`).
+    fn name(&self) -> &'static str;
+
+    /// Forgets everything carried between moves (a new game begins).
+    fn new_game(&mut self);
+
+    /// Chooses a move for `pos`, which must not be over. A forced pass returns at once.
+    fn choose(&mut self, pos: &Position, limits: Limits) -> SearchReport;
+}
+
+/// The engines on offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Profile {
+    /// The seed-faithful UCT baseline.
+    Classic,
+    /// Everything we know to add (the default).
+    #[default]
+    Strong,
+}
+
+impl Profile {
+    /// Parses `classic` or `strong`.
+    pub fn parse(text: &str) -> Option<Profile> {
+        match text.to_ascii_lowercase().as_str() {
+            "classic" => Some(Profile::Classic),
+            "strong" => Some(Profile::Strong),
+            _ => None,
+        }
+    }
+
+    /// A new engine of this profile, its generator seeded from `seed` or, if `None`, the OS.
+    pub fn engine(self, seed: Option<u64>, memory_bytes: usize) -> Box<dyn Engine> {
+        let config = match self {
+            Profile::Classic => mcts::Config::classic(),
+            Profile::Strong => mcts::Config::strong(),
+        };
+        Box::new(mcts::Mcts::new(config, seed, memory_bytes))
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Profile::Classic => "classic",
+            Profile::Strong => "strong",
+        })
+    }
+}
+
+/// Settings read from the environment, each overridable by a program flag.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Budget per move in ms (`REVERSI_MOVE_MS`, default [`DEFAULT_MOVE_MS`]).
+    pub move_ms: u64,
+    /// Print a [`SearchReport::log_line`] per move on stderr (`REVERSI_LOG=1`).
+    pub log: bool,
+    /// The engine (`REVERSI_PROFILE=classic|strong`, default strong).
+    pub profile: Profile,
+    /// Tree memory cap in bytes (`REVERSI_MEMORY_MB`, default [`DEFAULT_MEMORY_MB`]).
+    pub memory_bytes: usize,
+}
+
+impl Settings {
+    /// Reads the environment; unparsable values are reported in the error.
+    pub fn from_env() -> Result<Settings, String> {
+        fn var(name: &str) -> Option<String> {
+            std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+        }
+        let move_ms = match var("REVERSI_MOVE_MS") {
+            Some(v) => v
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|&ms| ms > 0)
+                .ok_or_else(|| format!("REVERSI_MOVE_MS={v:?}: expected a positive integer"))?,
+            None => DEFAULT_MOVE_MS,
+        };
+        let profile = match var("REVERSI_PROFILE") {
+            Some(v) => Profile::parse(v.trim())
+                .ok_or_else(|| format!("REVERSI_PROFILE={v:?}: expected classic or strong"))?,
+            None => Profile::default(),
+        };
+        let memory_mb = match var("REVERSI_MEMORY_MB") {
+            Some(v) => v
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|&mb| mb > 0)
+                .ok_or_else(|| format!("REVERSI_MEMORY_MB={v:?}: expected a positive integer"))?,
+            None => DEFAULT_MEMORY_MB,
+        };
+        let log = var("REVERSI_LOG").is_some_and(|v| v.trim() != "0");
+        Ok(Settings {
+            move_ms,
+            log,
+            profile,
+            memory_bytes: (memory_mb as usize).saturating_mul(1 << 20),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deadline_keeps_a_margin() {
+        assert_eq!(Limits::time(5000).deadline(), Duration::from_millis(4950));
+        assert_eq!(Limits::time(100).deadline(), Duration::from_millis(95));
+    }
+}
