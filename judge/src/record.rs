@@ -156,6 +156,11 @@ pub fn course_code(termination: Termination, loser: Option<Side>, detail: Option
     }
 }
 
+/// Milliseconds to the microsecond, as the log keeps `move_ms` and `cpu_ms`.
+pub fn round_ms(ms: f64) -> f64 {
+    (ms * 1000.0).round() / 1000.0
+}
+
 /// Appends records to `games.jsonl`.
 pub struct GameLog {
     file: File,

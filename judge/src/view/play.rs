@@ -18,10 +18,9 @@ use super::{column_key, key_column};
 use crate::games::connect4::{BoardSpec, Connect4, Point, Position};
 use crate::games::{Cell, Game, Side, Termination};
 use crate::players::{Answer, Fault, LogSink, Player, ProcessSettings};
-use crate::record::{GameLog, GameRecord, GameResult, course_code};
+use crate::record::{GameLog, GameRecord, GameResult, course_code, round_ms};
 use crate::referee::{self, Outcome};
 use crate::schedule;
-use crate::tournament::round3;
 
 /// Where a game is saved when the person asks at the end (a run directory of its own,
 /// so `judge replay runs/play/games.jsonl` finds it).
@@ -415,8 +414,8 @@ pub fn run(args: &PlayOptions) -> Result<()> {
         illegal_point: outcome.illegal_point,
         board: spec,
         moves: outcome.moves.clone(),
-        move_ms: outcome.move_ms.iter().map(|&ms| round3(ms)).collect(),
-        cpu_ms: outcome.cpu_ms.iter().map(|c| c.map(round3)).collect(),
+        move_ms: outcome.move_ms.iter().map(|&ms| round_ms(ms)).collect(),
+        cpu_ms: outcome.cpu_ms.iter().map(|c| c.map(round_ms)).collect(),
         seed,
         board_seed,
         margin: outcome.margin,
