@@ -45,7 +45,7 @@ fn load_fault(text: String) -> Fault {
 }
 
 /// The ABI's arguments for the side to move in `position`.
-pub fn move_request(position: &Position, side: Side) -> MoveRequest {
+fn move_request(position: &Position, side: Side) -> MoveRequest {
     let BoardSpec { m, n, no_x, no_y } = position.spec();
     let last = position.last().unwrap_or(Point { x: -1, y: -1 });
     MoveRequest {
