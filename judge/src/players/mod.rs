@@ -120,6 +120,8 @@ impl PlayerSpec {
     /// (e.g. `libgravity4.so@GRAVITY4_PROFILE=classic`). An argument naming an existing
     /// file, or without `@`, is a plain library.
     pub fn parse(arg: &Path) -> Result<PlayerSpec> {
+        // Program players will be told apart here by their scheme (`saiblo:CMD ARGS`,
+        // `gtp:CMD`, `botzone:CMD`), before the library form below.
         let text = arg.to_string_lossy();
         let Some((lib, assignments)) = text.rsplit_once('@').filter(|_| !arg.exists()) else {
             return Ok(PlayerSpec::CourseAbi {
