@@ -42,13 +42,19 @@ pub struct Config {
 /// The seed's UCB1 constant on win rates in 0..1.
 pub const CLASSIC_EXPLORATION: f64 = 0.8;
 
-/// Root solves up to this many empties with the full budget; above, up to
-/// [`ROOT_SOLVE_EMPTIES`], with [`ROOT_SOLVE_SHARE`] of it.
-pub const ROOT_SOLVE_FULL_EMPTIES: u32 = 14;
+/// Root solves up to this many empties may take [`ROOT_SOLVE_SHARE_NEAR`] of the budget; up
+/// to [`ROOT_SOLVE_EMPTIES`], [`ROOT_SOLVE_SHARE_FAR`]. Measured with `examples/endgame.rs`
+/// (release, shared 2-core machine): a win/draw/loss solve takes about 14 ms at 16 empties,
+/// 60 ms at 18 and 2 s at 20 (worst of five 7 s), so 16 is near-certain within 5 s and 20 is
+/// worth trying.
+pub const ROOT_SOLVE_NEAR_EMPTIES: u32 = 16;
 /// The most empties at which the strong engine tries an exact root solve.
-pub const ROOT_SOLVE_EMPTIES: u32 = 18;
-/// Share of the budget an uncertain root solve (more than 14 empties) may take before MCTS.
-pub const ROOT_SOLVE_SHARE: f64 = 0.4;
+pub const ROOT_SOLVE_EMPTIES: u32 = 20;
+/// Share of the budget a root solve may take near the end. The rest goes to MCTS, so a solve
+/// that times out still leaves a searched move.
+pub const ROOT_SOLVE_SHARE_NEAR: f64 = 0.8;
+/// Share of the budget a root solve may take further from the end.
+pub const ROOT_SOLVE_SHARE_FAR: f64 = 0.5;
 
 impl Config {
     /// The seed-faithful baseline.
@@ -65,20 +71,32 @@ impl Config {
         }
     }
 
-    /// The strong engine.
+    /// The strong engine. Its exploration constant and leaf-solve depth can be overridden for
+    /// experiments by `REVERSI_STRONG_C` and `REVERSI_LEAF_EMPTIES`.
     pub fn strong() -> Config {
+        fn env<T: std::str::FromStr>(name: &str) -> Option<T> {
+            std::env::var(name).ok()?.trim().parse().ok()
+        }
         Config {
             name: "strong",
-            exploration: 0.6,
+            exploration: env("REVERSI_STRONG_C").unwrap_or(STRONG_EXPLORATION),
             policy: Policy::Biased,
             solver: true,
-            leaf_solve_empties: 8,
+            leaf_solve_empties: env("REVERSI_LEAF_EMPTIES").unwrap_or(LEAF_SOLVE_EMPTIES),
             root_solve_empties: ROOT_SOLVE_EMPTIES,
             reuse: true,
             final_by_visits: true,
         }
     }
 }
+
+/// The strong engine's UCB1 constant: a little below the seed's, since biased playouts and
+/// proofs make the means more trustworthy.
+pub const STRONG_EXPLORATION: f64 = 0.6;
+
+/// Leaves with at most this many empties are solved exactly (win/draw/loss) instead of played
+/// out: a few hundred solver nodes, the cost of some tens of playouts, for a proof.
+pub const LEAF_SOLVE_EMPTIES: u32 = 8;
 
 /// No node.
 const NONE: u32 = u32::MAX;
@@ -563,10 +581,10 @@ impl Engine for Mcts {
         let mut known_loss = false;
         if self.config.root_solve_empties > 0 && pos.empties() <= self.config.root_solve_empties {
             let empties = pos.empties();
-            let share = if empties <= ROOT_SOLVE_FULL_EMPTIES {
-                1.0
+            let share = if empties <= ROOT_SOLVE_NEAR_EMPTIES {
+                ROOT_SOLVE_SHARE_NEAR
             } else {
-                ROOT_SOLVE_SHARE
+                ROOT_SOLVE_SHARE_FAR
             };
             let deadline = start + limits.deadline().mul_f64(share);
             if let Some((v, mv)) = self.solver.solve(pos, -1, 1, Some(deadline)) {

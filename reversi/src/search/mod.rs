@@ -6,7 +6,7 @@
 //!   the more visited child), as the course seed does.
 //! * `strong` (the default) — the same tree with everything we know to add: tree reuse between
 //!   moves, corner/edge-aware biased playouts, MCTS-solver proofs, exact alpha-beta solves of
-//!   small leaves, an exact root solver for the last [`strong::ROOT_SOLVE_EMPTIES`] empties
+//!   small leaves, an exact root solver for the last [`mcts::ROOT_SOLVE_EMPTIES`] empties
 //!   whose proof ends the move early, and the final move by visits.
 //!
 //! Both are [`Engine`]s: give them a [`Position`] and [`Limits`], get a [`SearchReport`].
