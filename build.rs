@@ -2,6 +2,11 @@
 //!
 //! The header is committed so C and C++ users need no Rust tooling; a test fails if the
 //! committed copy differs from what this script writes.
+//!
+//! The exported functions are defined once, inside the `export_course_abi!` macro in
+//! `src/ffi.rs` (the library and every ladder rung invoke it), and cbindgen does not expand
+//! macros. So this script copies the macro's body between its `cbindgen:` markers into
+//! `OUT_DIR`, reading `$crate` as `crate`, and has cbindgen parse that file with the crate.
 
 use std::path::PathBuf;
 
@@ -10,6 +15,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/lib.rs");
     println!("cargo:rerun-if-changed=src/ffi.rs");
     println!("cargo:rerun-if-changed=build.rs");
+    let exports = exported_functions(&crate_dir.join("src").join("ffi.rs"));
     let config = cbindgen::Config {
         language: cbindgen::Language::C,
         include_guard: Some("GRAVITY4_H".into()),
@@ -32,6 +38,7 @@ fn main() {
     };
     let header = match cbindgen::Builder::new()
         .with_crate(&crate_dir)
+        .with_src(&exports)
         .with_config(config)
         .generate()
     {
@@ -41,4 +48,21 @@ fn main() {
     let path = crate_dir.join("include").join("gravity4.h");
     // `write_to_file` rewrites only when the content changed, so builds stay incremental.
     header.write_to_file(&path);
+}
+
+/// Writes the functions `export_course_abi!` defines, as plain Rust cbindgen can parse, to a
+/// file in `OUT_DIR` and returns its path.
+fn exported_functions(ffi: &std::path::Path) -> PathBuf {
+    let source = std::fs::read_to_string(ffi).expect("src/ffi.rs is readable");
+    let body = source
+        .split_once("// cbindgen: begin")
+        .and_then(|(_, rest)| rest.split_once("// cbindgen: end"))
+        .map(|(body, _)| body)
+        .expect("src/ffi.rs marks the exported functions with `// cbindgen: begin` and `end`");
+    let plain = body
+        .replace("$crate", "crate")
+        .replace("$strategy", "strategy");
+    let path = PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo")).join("exports.rs");
+    std::fs::write(&path, plain).expect("OUT_DIR is writable");
+    path
 }

@@ -14,7 +14,7 @@
 
 use gravity4::position::Position;
 use gravity4::search::endgame::{EndgameTable, MAX_EMPTY, solve_root};
-use gravity4::search::solver::tactical_playout;
+use gravity4::search::playout::tactical_playout;
 use gravity4::threats::ThreatPosition;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

@@ -1,18 +1,22 @@
-//! Speed benchmark: UCT iterations per second and random playouts per second.
+//! Speed benchmark: UCT iterations per second and playouts per second, for the profiles as
+//! they ship.
 //!
 //! Run: `cargo bench --bench speed` (optionally `-- SECONDS`, default 3 per measurement).
 //! One iteration = one selection, one expansion, exactly one playout, one backup.
+//!
+//! The rows `classic` and `strong` run [`SearchConfig::classic`] and [`SearchConfig::strong`]
+//! (the shipped default) unchanged; the rows after them are ablations, the default with one
+//! technique switched, to show what it costs.
 //!
 //! `cargo bench --bench speed -- --fixed` does a fixed amount of work instead (20 000
 //! playouts and 20 000 UCT iterations per row) and prints plies, for instruction counts
 //! under `valgrind --tool=callgrind`, which are stable on a shared machine.
 
 use gravity4::position::Position;
-use gravity4::search::playout::random_playout;
-use gravity4::search::solver::tactical_playout;
+use gravity4::search::playout::{random_playout, tactical_playout};
 use gravity4::search::transpositions::Transpositions;
 use gravity4::search::tree::Tree;
-use gravity4::search::{SearchConfig, SearchLimits, solver, uct};
+use gravity4::search::{Profile, SearchConfig, SearchLimits, Techniques, strong, uct};
 use gravity4::settings::DEFAULT_TABLE_BYTES;
 use gravity4::threats::ThreatPosition;
 use rand::SeedableRng;
@@ -34,6 +38,46 @@ fn positions() -> Vec<(&'static str, Position)> {
     ]
 }
 
+/// The rows: the two profiles as they ship, then ablations of the default, each with the
+/// switch it flips (as `GRAVITY4_DISABLE` / `GRAVITY4_ENABLE` would).
+fn rows() -> Vec<(&'static str, SearchConfig)> {
+    let ablation = |flip: fn(&mut Techniques)| {
+        let mut config = SearchConfig::strong();
+        flip(&mut config.techniques);
+        config
+    };
+    vec![
+        ("classic", SearchConfig::classic()),
+        ("strong", SearchConfig::strong()),
+        // Ablations: without threat sequences, with reply sequences, with the table.
+        ("strong-chains", ablation(|t| t.threat_sequences = false)),
+        ("strong+replies", ablation(|t| t.reply_sequences = true)),
+        ("strong+table", ablation(|t| t.transpositions = true)),
+    ]
+}
+
+/// Runs `config`'s search from `pos`, with a transposition table when it asks for one.
+fn run(
+    pos: &Position,
+    tree: &mut Tree,
+    config: &SearchConfig,
+    limits: &SearchLimits,
+    rng: &mut SmallRng,
+) -> u64 {
+    tree.clear();
+    let report = match config.profile {
+        Profile::Classic => uct::search(pos, tree, config, limits, rng),
+        Profile::Strong => {
+            let mut graph = Transpositions::default();
+            if config.techniques.transpositions {
+                graph.prepare(pos, DEFAULT_TABLE_BYTES);
+            }
+            strong::search(pos, 0, tree, &mut graph, config, limits, rng)
+        }
+    };
+    report.expect("positions have moves").iterations
+}
+
 /// Fixed work per row for instruction counting.
 const FIXED_WORK: u64 = 20_000;
 
@@ -52,52 +96,30 @@ fn main() {
         "{:<28} {:<14} {:>12} {:>12} {:>8}",
         "position", "profile", "UCT iter/s", "playouts/s", "ns/ply"
     );
+    println!("(rows after `strong`, the shipped default, are ablations of it: one switch each)");
     for (name, pos) in positions() {
-        // "strong" is the default profile (no transposition table); "strong-chains" is it
-        // without threat sequences (GRAVITY4_DISABLE=threat-sequences), "strong+replies"
-        // with reply sequences (GRAVITY4_ENABLE=reply-sequences) and "strong+table" with
-        // the table (GRAVITY4_ENABLE=transpositions), to show what each costs.
-        for profile in [
-            "classic",
-            "strong",
-            "strong-chains",
-            "strong+replies",
-            "strong+table",
-        ] {
+        for (row, config) in rows() {
             let limits = SearchLimits {
                 max_iterations: None,
                 ..SearchLimits::for_duration(budget, 256 << 20)
             };
-            let config = SearchConfig {
-                threat_sequences: profile != "strong-chains",
-                reply_sequences: profile == "strong+replies",
-                ..SearchConfig::default()
-            };
             let start = Instant::now();
-            let mut graph = Transpositions::default();
-            if profile == "strong+table" {
-                graph.prepare(&pos, DEFAULT_TABLE_BYTES);
-            }
-            tree.clear();
-            let report = match profile {
-                "classic" => uct::search(&pos, &mut tree, &config, &limits, &mut rng),
-                _ => solver::search(&pos, &mut tree, &mut graph, &config, &limits, &mut rng),
-            }
-            .expect("positions have moves");
-            let uct_rate = report.iterations as f64 / start.elapsed().as_secs_f64();
+            let iterations = run(&pos, &mut tree, &config, &limits, &mut rng);
+            let uct_rate = iterations as f64 / start.elapsed().as_secs_f64();
 
             let threat_root = ThreatPosition::new(pos.clone());
             let (mut playouts, mut plies) = (0u64, 0u64);
             let start = Instant::now();
             while start.elapsed() < budget {
                 for _ in 0..1000 {
-                    let ply = if profile == "classic" {
+                    let ply = if config.profile == Profile::Classic {
                         let mut scratch = pos.clone();
                         black_box(random_playout(&mut scratch, &mut rng));
                         scratch.ply()
                     } else {
                         let mut scratch = threat_root.clone();
-                        black_box(tactical_playout(&mut scratch, true, &mut rng));
+                        let keep_threats = config.techniques.keep_threats;
+                        black_box(tactical_playout(&mut scratch, keep_threats, &mut rng));
                         scratch.position().ply()
                     };
                     plies += (ply - pos.ply()) as u64;
@@ -106,7 +128,7 @@ fn main() {
             }
             let elapsed = start.elapsed().as_secs_f64();
             println!(
-                "{name:<28} {profile:<14} {uct_rate:>12.0} {:>12.0} {:>8.2}",
+                "{name:<28} {row:<14} {uct_rate:>12.0} {:>12.0} {:>8.2}",
                 playouts as f64 / elapsed,
                 elapsed * 1e9 / plies as f64
             );
@@ -134,18 +156,8 @@ fn fixed_work() {
             max_iterations: Some(FIXED_WORK),
             ..SearchLimits::for_duration(Duration::from_secs(3600), 256 << 20)
         };
-        let config = SearchConfig::default();
-        uct::search(&pos, &mut tree, &config, &limits, &mut rng);
-        // The default strong search: no transposition table.
-        tree.clear();
-        solver::search(
-            &pos,
-            &mut tree,
-            &mut Transpositions::default(),
-            &config,
-            &limits,
-            &mut rng,
-        );
+        run(&pos, &mut tree, &SearchConfig::classic(), &limits, &mut rng);
+        run(&pos, &mut tree, &SearchConfig::strong(), &limits, &mut rng);
         println!(
             "{name}: classic playout plies {classic_plies}, strong playout plies {strong_plies}"
         );

@@ -1,11 +1,16 @@
 //! The course's C ABI: raw arguments in, a heap [`Point`] out.
 //!
-//! This is the only module that touches raw pointers. It turns the judge's arguments into a
-//! validated [`Position`] and hands it to a strategy; whatever happens (bad input, a panic,
-//! a strategy answering nonsense) the caller gets a legal move whenever one exists, and NULL
-//! with one line on stderr only when none can be determined.
+//! This is the outermost layer and the only module that touches raw pointers. It turns the
+//! judge's arguments into a validated [`Request`] and hands it to a strategy; whatever
+//! happens (bad input, a panic, a strategy answering nonsense) the caller gets a legal move
+//! whenever one exists, and NULL with one line on stderr only when none can be determined.
+//!
+//! The two exported symbols are written once, in [`export_course_abi!`](crate::export_course_abi):
+//! the library exports them with its own strategy (feature `abi`), each ladder rung with its
+//! rung's. `build.rs` reads their signatures from that macro for `include/gravity4.h`.
 
-use crate::position::{MAX_SIZE, MIN_SIZE, Position};
+use crate::position::{MAX_SIZE, MIN_SIZE, Position, centre_first};
+use crate::request::Request;
 use std::ffi::c_int;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Instant;
@@ -40,17 +45,6 @@ pub struct RawArgs {
     pub blocked_row: c_int,
     /// Blocked cell column.
     pub blocked_col: c_int,
-}
-
-/// A validated request: the position plus what the judge said about the last move.
-#[derive(Clone, Debug)]
-pub struct Request {
-    /// The position, the caller ("machine", value 2) to move as `Side::Us`.
-    pub position: Position,
-    /// The opponent's last move as `(row, col)`, if the judge gave one.
-    pub last_move: Option<(usize, usize)>,
-    /// When `getPoint` was entered: budgets count from here.
-    pub entry: Instant,
 }
 
 /// Answers one `getPoint` call with `strategy`, which returns a column.
@@ -190,9 +184,72 @@ unsafe fn legal_points(args: RawArgs) -> Result<Vec<Point>, String> {
 
 /// The legal move nearest the centre column: a safe answer when the board cannot be trusted.
 fn fallback(args: RawArgs, legal: &[Point]) -> Point {
-    let centre2 = args.cols - 1;
-    *legal
-        .iter()
-        .min_by_key(|p| (2 * p.y - centre2).abs())
+    centre_first(args.cols as usize)
+        .into_iter()
+        .find_map(|col| legal.iter().find(|p| p.y == c_int::from(col)))
+        .copied()
         .expect("legal moves are never empty")
+}
+
+/// Exports the course's `getPoint` and `clearPoint`, answering with `$strategy` (anything
+/// [`answer`] takes: a `fn(&Request) -> usize` or a closure).
+///
+/// The one definition of the C ABI's symbols: the library invokes it with its session
+/// (feature `abi`) and every ladder rung with its own strategy, so validation, panic catching
+/// and the fallback move are the same everywhere. Invoke it once per shared library.
+///
+/// `build.rs` hands cbindgen the text between the `cbindgen:` markers below (with `$crate`
+/// read as `crate`), since cbindgen cannot expand macros; keep the markers around the two
+/// functions.
+#[macro_export]
+macro_rules! export_course_abi {
+    ($strategy:expr) => {
+        // cbindgen: begin
+        /// Returns this library's move for the position the judge describes, as a heap `Point`
+        /// to be released with `clearPoint`, or NULL (with a line on stderr) if no legal move
+        /// exists or none can be determined from the arguments.
+        ///
+        /// # Safety
+        /// `top` must point to `N` ints and `_board` to `M * N` ints (or be NULL), as the course
+        /// judge passes them.
+        #[allow(non_snake_case)]
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn getPoint(
+            M: ::std::ffi::c_int,
+            N: ::std::ffi::c_int,
+            top: *const ::std::ffi::c_int,
+            _board: *const ::std::ffi::c_int,
+            lastX: ::std::ffi::c_int,
+            lastY: ::std::ffi::c_int,
+            noX: ::std::ffi::c_int,
+            noY: ::std::ffi::c_int,
+        ) -> *mut $crate::ffi::Point {
+            let args = $crate::ffi::RawArgs {
+                rows: M,
+                cols: N,
+                top,
+                board: _board,
+                last_row: lastX,
+                last_col: lastY,
+                blocked_row: noX,
+                blocked_col: noY,
+            };
+            // Bound outside the unsafe block, so the caller's expression gets no unsafe scope.
+            let strategy = $strategy;
+            // SAFETY: the caller upholds `answer`'s contract, which is this function's.
+            unsafe { $crate::ffi::answer(args, strategy) }
+        }
+
+        /// Frees a `Point` returned by `getPoint`. NULL is ignored.
+        ///
+        /// # Safety
+        /// `p` must be NULL or come from `getPoint` and not have been freed.
+        #[allow(non_snake_case)]
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn clearPoint(p: *mut $crate::ffi::Point) {
+            // SAFETY: the caller upholds `free_point`'s contract, which is this function's.
+            unsafe { $crate::ffi::free_point(p) }
+        }
+        // cbindgen: end
+    };
 }

@@ -13,6 +13,7 @@
 
 pub mod ffi;
 pub mod position;
+pub mod request;
 pub mod search;
 pub mod session;
 pub mod settings;
@@ -20,58 +21,12 @@ pub mod threats;
 
 #[cfg(feature = "abi")]
 mod exports {
-    //! The two symbols the course judge looks up. Other crates that build a course library on
-    //! top of this one disable the `abi` feature and export their own.
-    #![allow(non_snake_case)]
+    //! The two symbols the course judge looks up, answered by the session with the settings
+    //! of the environment. Other crates that build a course library on top of this one (the
+    //! ladder) disable the `abi` feature and invoke [`export_course_abi!`] with their own
+    //! strategy.
 
-    use crate::ffi::{Point, RawArgs, answer, free_point};
-    use crate::session;
-    use crate::settings::Settings;
-    use std::ffi::c_int;
-
-    /// Returns this library's move for the position the judge describes, as a heap `Point`
-    /// to be released with `clearPoint`, or NULL (with a line on stderr) if no legal move
-    /// exists or none can be determined from the arguments.
-    ///
-    /// # Safety
-    /// `top` must point to `N` ints and `_board` to `M * N` ints (or be NULL), as the course
-    /// judge passes them.
-    #[unsafe(no_mangle)]
-    pub unsafe extern "C" fn getPoint(
-        M: c_int,
-        N: c_int,
-        top: *const c_int,
-        _board: *const c_int,
-        lastX: c_int,
-        lastY: c_int,
-        noX: c_int,
-        noY: c_int,
-    ) -> *mut Point {
-        let args = RawArgs {
-            rows: M,
-            cols: N,
-            top,
-            board: _board,
-            last_row: lastX,
-            last_col: lastY,
-            blocked_row: noX,
-            blocked_col: noY,
-        };
-        // SAFETY: the caller upholds `answer`'s contract, which is this function's.
-        unsafe {
-            answer(args, |request| {
-                session::choose(request, &Settings::from_env())
-            })
-        }
-    }
-
-    /// Frees a `Point` returned by `getPoint`. NULL is ignored.
-    ///
-    /// # Safety
-    /// `p` must be NULL or come from `getPoint` and not have been freed.
-    #[unsafe(no_mangle)]
-    pub unsafe extern "C" fn clearPoint(p: *mut Point) {
-        // SAFETY: the caller upholds `free_point`'s contract, which is this function's.
-        unsafe { free_point(p) }
-    }
+    crate::export_course_abi!(|request: &crate::request::Request| {
+        crate::session::choose(request, &crate::settings::Settings::from_env())
+    });
 }

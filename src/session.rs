@@ -21,14 +21,14 @@
 //! It all sits behind one mutex; a concurrent second caller gets a fresh arena instead of
 //! waiting.
 
-use crate::ffi::Request;
-use crate::position::Position;
+use crate::position::{Position, centre_first};
+use crate::request::Request;
 use crate::search::endgame::{self, EndgameTable};
 use crate::search::transpositions::Transpositions;
 use crate::search::tree::NodeKind;
 use crate::search::tree::{ROOT, Tree};
-use crate::search::{SearchConfig, SearchLimits, SearchReport, solver, uct};
-use crate::settings::{Profile, Settings};
+use crate::search::{Profile, SearchLimits, SearchReport, strong, uct};
+use crate::settings::Settings;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::sync::{Mutex, TryLockError};
@@ -73,34 +73,23 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
         memory_bytes: settings.tree_bytes,
     };
     let mut rng = SmallRng::from_os_rng();
-    let config = SearchConfig {
-        tactical_playouts: settings.techniques.tactical_playouts,
-        keep_threats: settings.techniques.keep_threats,
-        threat_sequences: settings.techniques.threat_sequences,
-        reply_sequences: settings.techniques.reply_sequences,
-        early_stop: settings.techniques.early_stop,
-        ..SearchConfig::default()
-    };
+    let config = &settings.search;
     let last = session.last.take();
     let tree = &mut session.tree;
-    let (report, reused) = match settings.profile {
+    let (report, reused) = match config.profile {
         Profile::Classic => {
-            let report = uct::search(&request.position, tree, &config, &limits, &mut rng);
+            let report = uct::search(&request.position, tree, config, &limits, &mut rng);
             (report, 0)
         }
         Profile::Strong => {
-            let config = SearchConfig {
-                exploration: settings.strong_exploration,
-                ..config
-            };
-            let last = last.filter(|_| settings.techniques.reuse);
+            let last = last.filter(|_| config.techniques.reuse);
             let reused = reuse_subtree(tree, last, request);
-            let endgame = settings
+            let endgame = config
                 .techniques
                 .endgame
                 .then(|| solve_endgame(request, settings, &mut session.endgame));
             let mut switched_off = Transpositions::default();
-            let graph = if settings.techniques.transpositions {
+            let graph = if config.techniques.transpositions {
                 session
                     .graph
                     .prepare(&request.position, settings.table_bytes);
@@ -115,15 +104,18 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
                         Some(Endgame::Excluded(losing)) => losing,
                         _ => 0,
                     };
-                    let config = SearchConfig {
-                        excluded_root_moves: losing,
-                        ..config
-                    };
                     // A kept tree keeps its statistics; its root children the solver proved
                     // lost are marked so selection and the final choice skip them.
                     tree.mark_root_losses(losing);
-                    let report =
-                        solver::search(&request.position, tree, graph, &config, &limits, &mut rng);
+                    let report = strong::search(
+                        &request.position,
+                        losing,
+                        tree,
+                        graph,
+                        config,
+                        &limits,
+                        &mut rng,
+                    );
                     (report, reused)
                 }
             }
@@ -133,20 +125,20 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
         // Unreachable for a validated request (searches always run one iteration), but a
         // wrong answer here would cost the game: play the most central open column.
         let open = request.position.open_columns();
-        let cols = request.position.cols();
-        return (0..cols)
-            .filter(|c| open & (1 << c) != 0)
-            .min_by_key(|&c| (2 * c as i64 - (cols as i64 - 1)).abs())
+        return centre_first(request.position.cols())
+            .into_iter()
+            .map(usize::from)
+            .find(|&c| open & (1 << c) != 0)
             .unwrap_or(0);
     };
-    if settings.profile == Profile::Strong {
+    if config.profile == Profile::Strong {
         session.last = Some(LastSearch {
             root: request.position.clone(),
             our_col: report.col,
         });
     }
     if settings.log {
-        log_line(request, &report, settings.profile, reused);
+        log_line(request, &report, config.profile, reused);
     }
     report.col
 }

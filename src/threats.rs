@@ -7,6 +7,7 @@
 //! (can I win now? must I block? does this move let the opponent win on top?) a handful of
 //! AND operations against each column's landing cell.
 
+use crate::position::zobrist;
 use crate::position::{MAX_SIZE, Position, Side};
 
 /// Lanes in the per-column arrays: 16 so the per-column tests vectorise over whole registers.
@@ -25,26 +26,10 @@ pub struct ThreatPosition {
     above: [u16; LANES],
     /// `(1 << rows) - 1` shifted up by 32: slid down, it keeps a diagonal's on-board cells.
     rows_at_32: u64,
-    /// Zobrist key of the stones (within one game the side to move follows from the stone
-    /// count; tables kept across games add it with `transpositions::position_key`).
+    /// [`Position::stones_key`] of `pos`, carried along move by move (one XOR per move, where
+    /// recomputing it would read every cell) for the tables that look positions up.
     key: u64,
 }
-
-/// Zobrist keys per side and cell, from a fixed SplitMix64 stream (reproducible, no I/O).
-static ZOBRIST: [[u64; MAX_SIZE * MAX_SIZE]; 2] = {
-    let mut table = [[0u64; MAX_SIZE * MAX_SIZE]; 2];
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut i = 0;
-    while i < 2 * MAX_SIZE * MAX_SIZE {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        table[i / (MAX_SIZE * MAX_SIZE)][i % (MAX_SIZE * MAX_SIZE)] = z ^ (z >> 31);
-        i += 1;
-    }
-    table
-};
 
 /// The immediate tactics of the side to move, as column masks (bit `c` = column `c`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,12 +147,12 @@ impl ThreatPosition {
             rows_at_32: 0,
             key: 0,
         };
+        tp.key = tp.pos.stones_key();
         tp.rows_at_32 = ((1u64 << tp.pos.rows()) - 1) << 32;
         for row in 0..tp.pos.rows() {
             for col in 0..tp.pos.cols() {
                 if let Some(side) = tp.pos.stone(row, col) {
                     tp.add_threats_around(side, row, col);
-                    tp.key ^= ZOBRIST[side as usize][row * MAX_SIZE + col];
                 }
             }
         }
@@ -189,7 +174,7 @@ impl ThreatPosition {
         let side = self.pos.to_move();
         let row = self.pos.landing_row(col);
         let won = self.pos.play(col);
-        self.key ^= ZOBRIST[side as usize][row * MAX_SIZE + col];
+        self.key ^= zobrist::stone(side, row, col);
         if !won {
             self.add_threats_around(side, row, col);
             self.update_landing(col);
@@ -250,8 +235,8 @@ impl ThreatPosition {
         &mut self.pos
     }
 
-    /// A hash of the stones: equal stones (same board) have equal keys, whichever side is to
-    /// move; see [`crate::search::transpositions::position_key`] for a key that tells them apart.
+    /// The position's [`Position::stones_key`], kept up to date move by move; see
+    /// [`zobrist::position_key`] for a key that tells the side to move apart.
     #[inline]
     pub fn key(&self) -> u64 {
         self.key
@@ -262,7 +247,7 @@ impl ThreatPosition {
     #[inline(always)]
     pub fn key_after(&self, col: usize) -> u64 {
         let side = self.pos.to_move();
-        self.key ^ ZOBRIST[side as usize][self.pos.landing_row(col) * MAX_SIZE + col]
+        self.key ^ zobrist::stone(side, self.pos.landing_row(col), col)
     }
 
     /// How many empty cells would complete four for `side`: the endgame solver tries first

@@ -1,5 +1,7 @@
 //! The searches' documented contract, "returns `None` only when `root` has no legal move",
-//! which `session::choose` relies on (`expect("a validated request has a legal move")`).
+//! which `session::choose` relies on (`expect("a validated request has a legal move")`),
+//! checked for the two profiles as they ship: [`SearchConfig::classic`] and the default,
+//! [`SearchConfig::strong`].
 //!
 //! A deadline that has already passed when the search starts is not exotic: on a loaded
 //! machine the thread that calls `getPoint` can be descheduled for longer than a short
@@ -10,7 +12,7 @@
 use gravity4::position::Position;
 use gravity4::search::transpositions::Transpositions;
 use gravity4::search::tree::Tree;
-use gravity4::search::{SearchConfig, SearchLimits, solver, uct};
+use gravity4::search::{SearchConfig, SearchLimits, SearchReport, strong, uct};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::time::{Duration, Instant};
@@ -25,67 +27,63 @@ fn expired() -> SearchLimits {
     }
 }
 
-#[test]
-fn uct_search_answers_even_past_its_deadline() {
-    let root = Position::new(9, 9, 4, 4).unwrap();
-    let mut rng = SmallRng::seed_from_u64(1);
-    let report = uct::search(
-        &root,
-        &mut Tree::default(),
-        &SearchConfig::default(),
-        &expired(),
-        &mut rng,
-    );
-    let report = report.expect("a root with legal moves must get a move");
-    assert!(root.can_play(report.col));
-}
-
-#[test]
-fn solver_search_answers_even_past_its_deadline() {
-    let root = Position::new(9, 9, 4, 4).unwrap();
-    let mut rng = SmallRng::seed_from_u64(1);
-    let report = solver::search(
-        &root,
-        &mut Tree::default(),
-        &mut graph_for(&root),
-        &SearchConfig::default(),
-        &expired(),
-        &mut rng,
-    );
-    let report = report.expect("a root with legal moves must get a move");
-    assert!(root.can_play(report.col));
-}
-
-#[test]
-fn searches_with_time_left_answer() {
-    // The same calls with a live deadline: if these fail too, the tests above are not
-    // about the deadline.
-    let root = Position::new(9, 9, 4, 4).unwrap();
-    let limits = SearchLimits {
+/// Limits with 20 ms left.
+fn live() -> SearchLimits {
+    SearchLimits {
         deadline: Instant::now() + Duration::from_millis(20),
         ..expired()
-    };
+    }
+}
+
+/// The classic profile's search, as `getPoint` runs it.
+fn classic(root: &Position, limits: &SearchLimits) -> Option<SearchReport> {
     let mut rng = SmallRng::seed_from_u64(1);
-    let config = SearchConfig::default();
-    let a = uct::search(&root, &mut Tree::default(), &config, &limits, &mut rng);
-    assert!(root.can_play(a.expect("uct answers").col));
-    let limits = SearchLimits {
-        deadline: Instant::now() + Duration::from_millis(20),
-        ..expired()
-    };
-    let mut graph = graph_for(&root);
-    let b = solver::search(
-        &root,
+    let config = SearchConfig::classic();
+    uct::search(root, &mut Tree::default(), &config, limits, &mut rng)
+}
+
+/// The default profile's search, as `getPoint` runs it: with a transposition table only if
+/// the default switches one on.
+fn default_strong(root: &Position, limits: &SearchLimits) -> Option<SearchReport> {
+    let mut rng = SmallRng::seed_from_u64(1);
+    let config = SearchConfig::strong();
+    let mut graph = Transpositions::default();
+    if config.techniques.transpositions {
+        graph.prepare(root, 1 << 20);
+    }
+    strong::search(
+        root,
+        0,
         &mut Tree::default(),
         &mut graph,
         &config,
-        &limits,
+        limits,
         &mut rng,
-    );
-    assert!(root.can_play(b.expect("solver answers").col));
+    )
 }
 
-/// A small transposition table ready for `root`'s board, as the strong profile uses one.
-fn graph_for(root: &Position) -> Transpositions {
-    Transpositions::prepared(root, 1 << 20)
+#[test]
+fn the_classic_profile_answers_even_past_its_deadline() {
+    let root = Position::new(9, 9, 4, 4).unwrap();
+    let report = classic(&root, &expired()).expect("a root with legal moves must get a move");
+    assert!(root.can_play(report.col));
+}
+
+#[test]
+fn the_default_profile_answers_even_past_its_deadline() {
+    let root = Position::new(9, 9, 4, 4).unwrap();
+    let report =
+        default_strong(&root, &expired()).expect("a root with legal moves must get a move");
+    assert!(root.can_play(report.col));
+}
+
+#[test]
+fn both_profiles_answer_with_time_left() {
+    // The same calls with a live deadline: if these fail too, the tests above are not
+    // about the deadline.
+    let root = Position::new(9, 9, 4, 4).unwrap();
+    let a = classic(&root, &live()).expect("classic answers");
+    assert!(root.can_play(a.col));
+    let b = default_strong(&root, &live()).expect("the default answers");
+    assert!(root.can_play(b.col));
 }

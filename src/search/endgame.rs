@@ -10,9 +10,8 @@
 //! runs out of time leaves every subtree it finished in the table, so the attempt two plies
 //! later, in a position the first one searched under, starts from those and reaches further.
 
-use super::transpositions::position_key;
-use super::uct::centre_first;
-use crate::position::{Geometry, MAX_SIZE, Position};
+use crate::position::zobrist::position_key;
+use crate::position::{Geometry, MAX_SIZE, Position, centre_first};
 use crate::threats::ThreatPosition;
 use std::time::Instant;
 

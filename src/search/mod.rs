@@ -2,26 +2,74 @@
 //!
 //! The search keeps ONE original position (the root) and ONE scratch position. Every
 //! iteration copies the root into the scratch board, walks the tree playing each chosen move
-//! on the scratch board, adds at most one new leaf, finishes the game with a random playout
-//! and backs the result up the path. Nodes store statistics and a column, never boards.
+//! on the scratch board, adds at most one new leaf, finishes the game with a playout and
+//! backs the result up the path. Nodes store statistics and a column, never boards.
 //!
+//! Two searches share that machinery:
+//!
+//! - [`config`]: what a search does ([`SearchConfig`]: profile, UCB1 constant, techniques).
 //! - [`tree`]: the node arena (indices, no per-node allocation).
-//! - [`playout`]: the random game to the end.
-//! - [`uct`]: selection, expansion, backup, the time loop and the final choice.
-//! - [`solver`]: the strong profile's search, with proofs and tactics.
+//! - [`ucb`]: selection by UCB1 and backup along the path, shared by both searches.
+//! - [`playout`]: finishing the game, random or tactical.
+//! - [`uct`]: the classic profile, plain UCT: the course report's baseline.
+//! - [`strong`]: the strong profile, UCT with proofs (MCTS-solver) and tactics.
 //! - [`threat_sequence`]: wins forced by a chain of threats, proven at expansion.
 //! - [`transpositions`]: statistics per position, shared by the move orders reaching it.
-//! - [`endgame`]: the exact solver for the last few empty cells.
+//! - [`endgame`]: the exact alpha-beta solver for the last few empty cells (the only
+//!   "solver" in the exact sense; the strong search's proofs are the MCTS-solver's).
 
+pub mod config;
 pub mod endgame;
 pub mod playout;
-pub mod solver;
+pub mod strong;
 pub mod threat_sequence;
 pub mod transpositions;
 pub mod tree;
+pub mod ucb;
 pub mod uct;
 
-pub use uct::{SearchConfig, SearchLimits, SearchReport, search};
+pub use config::{Profile, SearchConfig, Techniques};
+
+use std::time::{Duration, Instant};
+use tree::NodeKind;
+
+/// When the search must stop and how much memory its tree may take.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchLimits {
+    /// Wall-clock instant after which no new iteration starts.
+    pub deadline: Instant,
+    /// Stop after this many iterations (benchmarks and reproducible tests).
+    pub max_iterations: Option<u64>,
+    /// The tree stops growing (the search does not stop) at this many bytes of nodes.
+    pub memory_bytes: usize,
+}
+
+impl SearchLimits {
+    /// A time limit from now, with the given memory cap.
+    pub fn for_duration(budget: Duration, memory_bytes: usize) -> SearchLimits {
+        SearchLimits {
+            deadline: Instant::now() + budget,
+            max_iterations: None,
+            memory_bytes,
+        }
+    }
+}
+
+/// The outcome of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchReport {
+    /// What the search proved about the root for the side to move: `Win`, `Tie`, `Loss`, or
+    /// `Open` when nothing is proven (always `Open` for plain UCT).
+    pub proof: NodeKind,
+    /// The chosen column.
+    pub col: usize,
+    /// The chosen child's mean result for the side to move, 0..=1.
+    pub winrate: f64,
+    /// Iterations completed.
+    pub iterations: u64,
+    /// Nodes in the tree at the end.
+    pub nodes: usize,
+}
 
 /// Helpers shared by the searches' unit tests.
 #[cfg(test)]
@@ -42,22 +90,22 @@ pub(crate) mod testing {
         &mut SmallRng,
     ) -> Option<SearchReport>;
 
-    /// Runs `search` for exactly `iterations` iterations with a seeded generator.
-    pub fn run_fixed(search: SearchFn, pos: &Position, iterations: u64, seed: u64) -> SearchReport {
+    /// Runs `search` with `config` for exactly `iterations` iterations with a seeded
+    /// generator.
+    pub fn run_fixed(
+        search: SearchFn,
+        config: &SearchConfig,
+        pos: &Position,
+        iterations: u64,
+        seed: u64,
+    ) -> SearchReport {
         let limits = SearchLimits {
             deadline: Instant::now() + Duration::from_secs(60),
             max_iterations: Some(iterations),
             memory_bytes: 64 << 20,
         };
         let mut rng = SmallRng::seed_from_u64(seed);
-        search(
-            pos,
-            &mut Tree::default(),
-            &SearchConfig::default(),
-            &limits,
-            &mut rng,
-        )
-        .unwrap()
+        search(pos, &mut Tree::default(), config, &limits, &mut rng).unwrap()
     }
 
     /// The 6x7 board (blocked cell top right) after `moves`, none of which may win.

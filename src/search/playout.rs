@@ -1,6 +1,9 @@
-//! Random playouts: finish the game with uniformly random legal moves.
+//! Playouts: finish the game from a new leaf, with uniformly random legal moves (the
+//! classic profile, and the strong one with tactical playouts off) or with tactics (the
+//! strong profile).
 
 use crate::position::{MAX_SIZE, Position, Side};
+use crate::threats::ThreatPosition;
 use rand::RngCore;
 
 /// How a finished game ended.
@@ -55,6 +58,56 @@ pub fn random_playout<R: RngCore>(pos: &mut Position, rng: &mut R) -> Outcome {
     Outcome::Tie
 }
 
+/// Finishes the game: win when possible, block when forced, never hand the opponent a win on
+/// top unless every move does; otherwise uniformly random, among the moves that keep the
+/// mover's own threats when `keep_threats` asks for it and any do. Decided positions end
+/// early.
+#[inline]
+pub fn tactical_playout<R: RngCore>(
+    pos: &mut ThreatPosition,
+    keep_threats: bool,
+    rng: &mut R,
+) -> Outcome {
+    loop {
+        let to_move = pos.position().to_move();
+        let tactics = pos.tactics();
+        if tactics.open == 0 {
+            return Outcome::Tie;
+        }
+        if tactics.wins != 0 {
+            return Outcome::Win(to_move);
+        }
+        let mut candidates = tactics.candidates();
+        if candidates == 0 {
+            // Two threats to block, or only moves that let the opponent win on top.
+            return Outcome::Win(to_move.other());
+        }
+        if keep_threats && tactics.must_block == 0 {
+            let keeping = candidates & !tactics.spoils_own_threat;
+            if keeping != 0 {
+                candidates = keeping;
+            }
+        }
+        let col = random_bit(candidates, rng);
+        if pos.play(col) {
+            return Outcome::Win(to_move);
+        }
+    }
+}
+
+/// A uniformly random set bit of the non-zero `mask`.
+#[inline(always)]
+fn random_bit<R: RngCore>(mut mask: u16, rng: &mut R) -> usize {
+    let n = mask.count_ones();
+    // Multiply-shift onto 0..n, as in the plain playout.
+    let mut k = ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as u32;
+    while k > 0 {
+        mask &= mask - 1;
+        k -= 1;
+    }
+    mask.trailing_zeros() as usize
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +128,16 @@ mod tests {
                 Outcome::Win(side) => assert_eq!(pos.to_move(), side.other()),
             }
         }
+    }
+
+    #[test]
+    fn random_bit_hits_every_set_bit() {
+        let mut rng = SmallRng::seed_from_u64(1);
+        let mut seen = 0u16;
+        for _ in 0..1000 {
+            let b = random_bit(0b1010_0110, &mut rng);
+            seen |= 1 << b;
+        }
+        assert_eq!(seen, 0b1010_0110);
     }
 }

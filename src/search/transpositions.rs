@@ -15,14 +15,10 @@
 //! fewer stones than the last one means a new game and empties it, so the many-game
 //! processes of the course's runner do not fill it with the past.
 
-use crate::position::{Geometry, Position, Side};
+use crate::position::{Geometry, Position};
 
 /// Entries per bucket: four 16-byte entries fill one 64-byte cache line.
 const BUCKET: usize = 4;
-
-/// Extra key bits for the side to move: the same stones can be reached with either side to
-/// move when games differ in who starts, and the statistics belong to the player who moved.
-const US_TO_MOVE: u64 = 0x5851_F42D_4C95_7F2D;
 
 /// One position's statistics, from the view of the player who moved into it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -45,17 +41,6 @@ pub struct Transpositions {
     geometry: Option<Geometry>,
     /// Stones at the current search's root: entries with fewer are unreachable.
     root_ply: u32,
-}
-
-/// Folds the side to move into a stones-only key (never 0, which callers may use to mean
-/// "no position").
-#[inline(always)]
-pub fn position_key(stones_key: u64, to_move: Side) -> u64 {
-    let key = match to_move {
-        Side::Us => stones_key ^ US_TO_MOVE,
-        Side::Them => stones_key,
-    };
-    key.max(1)
 }
 
 /// The part of a key an entry stores.
@@ -96,7 +81,8 @@ impl Transpositions {
         (key as usize) & (self.entries.len() - 1) & !(BUCKET - 1)
     }
 
-    /// The statistics of the position with `key` (see [`position_key`]): `(visits,
+    /// The statistics of the position with `key` (see
+    /// [`position_key`](crate::position::zobrist::position_key)): `(visits,
     /// half_points)` for the player who moved into it, if the table holds them.
     #[inline(always)]
     pub fn get(&self, key: u64) -> Option<(u32, u32)> {
@@ -249,11 +235,5 @@ mod tests {
         table.add(7 << 32, 1, 2);
         table.prepare(&board(), 1 << 12);
         assert_eq!(table.get(7 << 32), None);
-    }
-
-    #[test]
-    fn the_side_to_move_is_part_of_the_key() {
-        assert_ne!(position_key(5, Side::Us), position_key(5, Side::Them));
-        assert_ne!(position_key(0, Side::Them), 0, "0 marks a free slot");
     }
 }

@@ -9,7 +9,7 @@
 //! `uctP` (the library's search at `P` per mille of the budget) or `safeC` (greedy-safe, centre
 //! weighted when `C` is 1).
 
-use gravity4::ffi::Request;
+use gravity4::request::Request;
 use gravity4_ladder::arena::{Player, play_match};
 use gravity4_ladder::{alphabeta, greedy, rung, uct};
 use std::time::Instant;

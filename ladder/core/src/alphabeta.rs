@@ -11,8 +11,8 @@
 //! bonus per stone breaks ties early in the game, when no one has threats yet.
 
 use crate::{fresh_rng, open_columns};
-use gravity4::ffi::Request;
-use gravity4::position::{MAX_SIZE, Position};
+use gravity4::position::{MAX_SIZE, Position, centre_first, edge_distance};
+use gravity4::request::Request;
 use rand::Rng;
 use rand::seq::SliceRandom;
 use std::time::{Duration, Instant};
@@ -101,7 +101,7 @@ pub fn best_move(
         nodes: 0,
         deadline,
         stopped: false,
-        order: centre_first(pos.cols()),
+        order: column_order(pos.cols()),
     };
     let mut result = RootResult {
         col: moves[0],
@@ -152,11 +152,11 @@ pub fn best_move(
     result
 }
 
-/// Columns from the centre outwards: central moves take part in more lines, so trying them
-/// first makes alpha-beta cut earlier.
-fn centre_first(cols: usize) -> [u8; MAX_SIZE] {
-    let mut order: [u8; MAX_SIZE] = std::array::from_fn(|c| c as u8);
-    order[..cols].sort_by_key(|&c| (2 * c as i32 - (cols as i32 - 1)).abs());
+/// [`centre_first`] in a fixed array the searcher copies: central moves take part in more
+/// lines, so trying them first makes alpha-beta cut earlier.
+fn column_order(cols: usize) -> [u8; MAX_SIZE] {
+    let mut order = [0; MAX_SIZE];
+    order[..cols].copy_from_slice(&centre_first(cols));
     order
 }
 
@@ -272,6 +272,5 @@ pub fn evaluate(pos: &Position) -> i32 {
 
 /// 1 on the edge columns, growing by one per column towards the centre.
 fn centre_weight(col: usize, cols: usize) -> i32 {
-    let from_edge = col.min(cols - 1 - col);
-    from_edge as i32 + 1
+    edge_distance(col, cols) as i32 + 1
 }

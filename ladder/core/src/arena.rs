@@ -5,8 +5,8 @@
 //! whole board) and every board is played twice with colours swapped, so neither side profits
 //! from moving first. The official strength table comes from the real judge (see the README).
 
-use gravity4::ffi::Request;
 use gravity4::position::{Position, Side};
+use gravity4::request::Request;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Mutex;

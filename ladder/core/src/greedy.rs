@@ -5,8 +5,8 @@
 //! the most common way a one-ply player throws a game away.
 
 use crate::{fresh_rng, open_columns};
-use gravity4::ffi::Request;
-use gravity4::position::Position;
+use gravity4::position::{Position, edge_distance};
+use gravity4::request::Request;
 use rand::Rng;
 use rand::seq::{IndexedRandom, IteratorRandom};
 
@@ -54,7 +54,7 @@ pub fn greedy_move(pos: &Position, safe: bool, centre: bool, rng: &mut impl Rng)
         candidates
             .collect::<Vec<_>>()
             .choose_weighted(rng, |&col| {
-                let weight = col.min(cols - 1 - col) + 1;
+                let weight = edge_distance(col, cols) + 1;
                 weight * weight
             })
             .ok()

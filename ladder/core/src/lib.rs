@@ -27,8 +27,8 @@ pub mod greedy;
 pub mod random;
 pub mod uct;
 
-use gravity4::ffi::Request;
 use gravity4::position::Position;
+use gravity4::request::Request;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
@@ -136,56 +136,15 @@ pub fn open_columns(pos: &Position) -> impl Iterator<Item = usize> + use<> {
 
 /// Exports the course's `getPoint` and `clearPoint` for ladder rung `$number`.
 ///
-/// A rung crate's whole `lib.rs` is `gravity4_ladder::export_rung!(N);`. All validation,
-/// panic catching and fallback happen in `gravity4::ffi::answer`; this only picks the strategy.
+/// A rung crate's whole `lib.rs` is `gravity4_ladder::export_rung!(N);`. The symbols come from
+/// the library's own [`export_course_abi!`](gravity4::export_course_abi), so validation, panic
+/// catching and the fallback move are the library's; this only picks the strategy.
 #[macro_export]
 macro_rules! export_rung {
     ($number:literal) => {
         /// The strategy this library plays, checked to exist at compile time.
         const RUNG: &$crate::Rung = $crate::rung($number);
 
-        /// Returns this rung's move for the position the judge describes, as a heap `Point`
-        /// to be released with `clearPoint`, or NULL (with a line on stderr) when no legal
-        /// move can be determined.
-        ///
-        /// # Safety
-        /// `top` must point to `N` ints and `_board` to `M * N` ints (or be NULL), as the
-        /// course judge passes them.
-        #[allow(non_snake_case)]
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn getPoint(
-            M: ::std::ffi::c_int,
-            N: ::std::ffi::c_int,
-            top: *const ::std::ffi::c_int,
-            _board: *const ::std::ffi::c_int,
-            lastX: ::std::ffi::c_int,
-            lastY: ::std::ffi::c_int,
-            noX: ::std::ffi::c_int,
-            noY: ::std::ffi::c_int,
-        ) -> *mut $crate::__gravity4::ffi::Point {
-            let args = $crate::__gravity4::ffi::RawArgs {
-                rows: M,
-                cols: N,
-                top,
-                board: _board,
-                last_row: lastX,
-                last_col: lastY,
-                blocked_row: noX,
-                blocked_col: noY,
-            };
-            // SAFETY: the caller upholds `answer`'s contract, which is this function's.
-            unsafe { $crate::__gravity4::ffi::answer(args, RUNG.choose) }
-        }
-
-        /// Frees a `Point` returned by `getPoint`. NULL is ignored.
-        ///
-        /// # Safety
-        /// `p` must be NULL or come from `getPoint` and not have been freed.
-        #[allow(non_snake_case)]
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn clearPoint(p: *mut $crate::__gravity4::ffi::Point) {
-            // SAFETY: the caller upholds `free_point`'s contract, which is this function's.
-            unsafe { $crate::__gravity4::ffi::free_point(p) }
-        }
+        $crate::__gravity4::export_course_abi!(RUNG.choose);
     };
 }

@@ -1,8 +1,8 @@
 //! Rung 1: a uniformly random legal move, the floor of the ladder.
 
 use crate::{fresh_rng, open_columns};
-use gravity4::ffi::Request;
 use gravity4::position::Position;
+use gravity4::request::Request;
 use rand::Rng;
 use rand::seq::IteratorRandom;
 

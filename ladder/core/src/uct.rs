@@ -8,9 +8,10 @@
 //! search switches do not reach them.
 
 use crate::{fresh_rng, greedy};
-use gravity4::ffi::Request;
+use gravity4::request::Request;
+use gravity4::search::{Profile, SearchConfig, Techniques};
 use gravity4::session;
-use gravity4::settings::{Profile, Settings, Techniques};
+use gravity4::settings::Settings;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
@@ -23,7 +24,7 @@ const MIN_BUDGET: Duration = Duration::from_millis(2);
 ///
 /// If the library's search fails (it panics when its deadline passes before its first
 /// iteration, which a few-millisecond share can meet on a loaded machine), the greedy-safe move is
-/// played rather than `gravity4::ffi::answer`'s blind centre-column fallback.
+/// played rather than the C boundary's blind centre-column fallback.
 pub fn choose_with_share(request: &Request, permille: u32) -> usize {
     choose_with_settings(request, &share(&Settings::from_env(), permille))
 }
@@ -31,10 +32,10 @@ pub fn choose_with_share(request: &Request, permille: u32) -> usize {
 /// The search the UCT rungs play, fixed: the strong profile with the exploration constant
 /// and techniques it had when the ladder was measured (UCB1 c = 0.8; proofs, tactics, tree
 /// reuse, the endgame solver and the early stop; no transposition table).
-pub const LADDER_SEARCH: (Profile, f32, Techniques) = (
-    Profile::Strong,
-    0.8,
-    Techniques {
+pub const LADDER_SEARCH: SearchConfig = SearchConfig {
+    profile: Profile::Strong,
+    exploration: 0.8,
+    techniques: Techniques {
         tactical_playouts: true,
         keep_threats: false,
         reuse: true,
@@ -44,18 +45,15 @@ pub const LADDER_SEARCH: (Profile, f32, Techniques) = (
         reply_sequences: false,
         early_stop: true,
     },
-);
+};
 
 /// `settings` with `permille`/1000 of its budget (at least [`MIN_BUDGET`]) and the search
 /// pinned to [`LADDER_SEARCH`].
 pub fn share(settings: &Settings, permille: u32) -> Settings {
     let budget = (settings.budget * permille / 1000).max(MIN_BUDGET);
-    let (profile, strong_exploration, techniques) = LADDER_SEARCH;
     Settings {
         budget,
-        profile,
-        strong_exploration,
-        techniques,
+        search: LADDER_SEARCH,
         ..*settings
     }
 }
@@ -96,15 +94,18 @@ mod tests {
     fn shares_scale_the_budget_and_pin_the_search() {
         let mut settings = Settings::from_env();
         settings.budget = Duration::from_millis(2000);
-        settings.profile = Profile::Classic;
-        settings.strong_exploration = 3.0;
-        settings.techniques = Techniques::parse("transpositions", "reuse,endgame").unwrap();
+        settings.search = SearchConfig {
+            profile: Profile::Classic,
+            exploration: 3.0,
+            techniques: Techniques::parse("transpositions", "reuse,endgame").unwrap(),
+        };
         let rung = share(&settings, 160);
         assert_eq!(rung.budget, Duration::from_millis(320));
-        assert_eq!(rung.profile, Profile::Strong);
-        assert_eq!(rung.strong_exploration, 0.8);
-        assert!(rung.techniques.reuse && rung.techniques.endgame);
-        assert!(!rung.techniques.transpositions);
+        assert_eq!(rung.search, LADDER_SEARCH);
+        assert_eq!(rung.search.profile, Profile::Strong);
+        assert_eq!(rung.search.exploration, 0.8);
+        assert!(rung.search.techniques.reuse && rung.search.techniques.endgame);
+        assert!(!rung.search.techniques.transpositions);
         assert_eq!(share(&settings, 0).budget, MIN_BUDGET);
     }
 }

@@ -1,7 +1,7 @@
 //! Every strategy plays legal moves, the tactical ones see what they must, and the arena runs.
 
-use gravity4::ffi::Request;
 use gravity4::position::Position;
+use gravity4::request::Request;
 use gravity4::settings::Settings;
 use gravity4_ladder::alphabeta::{self, WIN};
 use gravity4_ladder::arena::{Board, play_match};

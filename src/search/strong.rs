@@ -1,6 +1,9 @@
-//! The strong search: UCT with proofs (MCTS-solver), tactical expansion and tactical playouts.
+//! The strong profile's search: UCT with proofs (MCTS-solver), tactical expansion and
+//! tactical playouts. (The exact solver for the last empty cells is [`endgame`](super::endgame);
+//! the proofs here are the Monte-Carlo kind, learned from the tree.)
 //!
-//! Differences from plain [`uct`](super::uct):
+//! It walks the same [`tree`](super::tree) with the same selection and backup
+//! ([`ucb`](super::ucb)) as plain [`uct`](super::uct); the differences:
 //! - Positions carry their threats ([`ThreatPosition`]), so every node and playout ply knows
 //!   its immediate wins, forced blocks and moves that let the opponent win on top.
 //! - Expansion adds only [`Tactics::candidates`](crate::threats::Tactics::candidates): a
@@ -23,20 +26,22 @@
 //!   at a forced move and when the most visited move can no longer be overtaken before the
 //!   deadline.
 
-use super::playout::{Outcome, random_playout};
+use super::playout::{Outcome, random_playout, tactical_playout};
 use super::threat_sequence::wins_by_threats;
-use super::transpositions::{Transpositions, position_key};
+use super::transpositions::Transpositions;
 use super::tree::{NodeId, NodeKind, ROOT, Tree};
-use super::uct::{
-    CLOCK_EVERY, MAX_PATH, SearchConfig, SearchLimits, SearchReport, UcbTables, backup,
-    centre_first, select_child,
-};
-use crate::position::Position;
+use super::ucb::{CLOCK_EVERY, MAX_PATH, UcbTables, backup, select_child};
+use super::{SearchConfig, SearchLimits, SearchReport};
+use crate::position::zobrist::position_key;
+use crate::position::{Position, centre_first};
 use crate::threats::ThreatPosition;
 use rand::RngCore;
 use std::time::Instant;
 
-/// Runs the solver search from `root`. Returns `None` only when `root` has no legal move.
+/// Runs the strong search from `root`. Returns `None` only when `root` has no legal move.
+///
+/// `excluded_root_moves` (bit per column) are root moves already proven to lose, e.g. by the
+/// endgame solver: they are left out of the root unless nothing else is left.
 ///
 /// `tree` is either empty or holds a subtree kept from an earlier search whose root is
 /// exactly `root` (see [`Tree::reroot`]); the search continues from it. `graph` shares
@@ -44,6 +49,7 @@ use std::time::Instant;
 /// ([`Transpositions::prepare`]); an empty table leaves the search a plain tree search.
 pub fn search<R: RngCore>(
     root: &Position,
+    excluded_root_moves: u16,
     tree: &mut Tree,
     graph: &mut Transpositions,
     config: &SearchConfig,
@@ -93,6 +99,7 @@ pub fn search<R: RngCore>(
             &mut path,
             &mut keys,
             &order,
+            excluded_root_moves,
             config,
             &tables,
             rng,
@@ -113,7 +120,7 @@ pub fn search<R: RngCore>(
 }
 
 /// True when the search should stop before its deadline: the root has a proven winning
-/// move, or (with `config.early_stop`) it has one candidate or the most visited child leads
+/// move, or (with the early stop) it has one candidate or the most visited child leads
 /// the runner-up by more visits than the time left can give.
 ///
 /// Without the early stop a forced move (one candidate) still searches its whole budget:
@@ -134,7 +141,7 @@ fn decided(
     }
     // Fixed-work runs (tests, benches) do exactly the work asked; without the early stop
     // the search uses its whole budget.
-    if limits.max_iterations.is_some() || !config.early_stop {
+    if limits.max_iterations.is_some() || !config.techniques.early_stop {
         return false;
     }
     if children.len() == 1 {
@@ -172,6 +179,7 @@ fn descend<const GRAPH: bool, R: RngCore>(
     path: &mut [NodeId; MAX_PATH],
     keys: &mut [u64; MAX_PATH],
     order: &[u8],
+    excluded_root_moves: u16,
     config: &SearchConfig,
     tables: &UcbTables,
     rng: &mut R,
@@ -201,7 +209,7 @@ fn descend<const GRAPH: bool, R: RngCore>(
             // position is decided, so it expands the win alone, or every move when all lose.
             if !is_root
                 && (tactics.wins != 0
-                    || config.threat_sequences && wins_by_threats(scratch, &tactics))
+                    || config.techniques.threat_sequences && wins_by_threats(scratch, &tactics))
             {
                 // The side to move wins at once or by force: the mover into this node has
                 // lost.
@@ -210,9 +218,7 @@ fn descend<const GRAPH: bool, R: RngCore>(
             }
             let candidates = match tactics.candidates() {
                 0 if is_root => tactics.open,
-                c if is_root && c & !config.excluded_root_moves != 0 => {
-                    c & !config.excluded_root_moves
-                }
+                c if is_root && c & !excluded_root_moves != 0 => c & !excluded_root_moves,
                 c => c,
             };
             if candidates == 0 {
@@ -224,7 +230,7 @@ fn descend<const GRAPH: bool, R: RngCore>(
                 return (playout(scratch, config, rng), depth);
             }
         }
-        if config.reply_sequences && n.visits == REPLY_CHECK_VISITS {
+        if config.techniques.reply_sequences && n.visits == REPLY_CHECK_VISITS {
             prove_replies_lost(tree, node, scratch);
         }
         let (child, known) = if GRAPH {
@@ -362,61 +368,11 @@ fn playout<R: RngCore>(
     config: &SearchConfig,
     rng: &mut R,
 ) -> Outcome {
-    if config.tactical_playouts {
-        tactical_playout(scratch, config.keep_threats, rng)
+    if config.techniques.tactical_playouts {
+        tactical_playout(scratch, config.techniques.keep_threats, rng)
     } else {
         random_playout(scratch.position_for_playout(), rng)
     }
-}
-
-/// Finishes the game: win when possible, block when forced, never hand the opponent a win on
-/// top unless every move does; otherwise uniformly random, among the moves that keep the
-/// mover's own threats when `keep_threats` asks for it and any do. Decided positions end
-/// early.
-#[inline]
-pub fn tactical_playout<R: RngCore>(
-    pos: &mut ThreatPosition,
-    keep_threats: bool,
-    rng: &mut R,
-) -> Outcome {
-    loop {
-        let to_move = pos.position().to_move();
-        let tactics = pos.tactics();
-        if tactics.open == 0 {
-            return Outcome::Tie;
-        }
-        if tactics.wins != 0 {
-            return Outcome::Win(to_move);
-        }
-        let mut candidates = tactics.candidates();
-        if candidates == 0 {
-            // Two threats to block, or only moves that let the opponent win on top.
-            return Outcome::Win(to_move.other());
-        }
-        if keep_threats && tactics.must_block == 0 {
-            let keeping = candidates & !tactics.spoils_own_threat;
-            if keeping != 0 {
-                candidates = keeping;
-            }
-        }
-        let col = random_bit(candidates, rng);
-        if pos.play(col) {
-            return Outcome::Win(to_move);
-        }
-    }
-}
-
-/// A uniformly random set bit of the non-zero `mask`.
-#[inline(always)]
-fn random_bit<R: RngCore>(mut mask: u16, rng: &mut R) -> usize {
-    let n = mask.count_ones();
-    // Multiply-shift onto 0..n, as in the plain playout.
-    let mut k = ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as u32;
-    while k > 0 {
-        mask &= mask - 1;
-        k -= 1;
-    }
-    mask.trailing_zeros() as usize
 }
 
 /// Climbs from the end of `path` proving parents from their children, stopping at the first
@@ -501,12 +457,13 @@ mod tests {
     use rand::rngs::SmallRng;
     use std::time::Duration;
 
-    /// The search as the strong profile runs it: with a transposition table.
+    /// The shipped default's search, with a transposition table as well.
     fn run(pos: &Position, iterations: u64) -> SearchReport {
         testing::run_fixed(
             |pos, tree, config, limits, rng| {
-                search(pos, tree, &mut graph_for(pos), config, limits, rng)
+                search(pos, 0, tree, &mut graph_for(pos), config, limits, rng)
             },
+            &SearchConfig::strong(),
             pos,
             iterations,
             5,
@@ -533,9 +490,9 @@ mod tests {
             max_iterations: Some(20_000),
             ..SearchLimits::for_duration(std::time::Duration::from_secs(60), 16 << 20)
         };
-        let config = SearchConfig::default();
+        let config = SearchConfig::strong();
         let mut rng = SmallRng::seed_from_u64(3);
-        search(&root, &mut tree, &mut graph, &config, &limits, &mut rng).unwrap();
+        search(&root, 0, &mut tree, &mut graph, &config, &limits, &mut rng).unwrap();
         // Us at columns 2 and 4, Them at 3: two move orders, one position.
         let one = *tree.node(node_after(&tree, &[2, 3, 4]));
         let other = *tree.node(node_after(&tree, &[4, 3, 2]));
@@ -568,9 +525,10 @@ mod tests {
             ..SearchLimits::for_duration(std::time::Duration::from_secs(60), 16 << 20)
         };
         let mut rng = SmallRng::seed_from_u64(3);
-        let config = SearchConfig::default();
+        let config = SearchConfig::strong();
         search(
             &root,
+            0,
             &mut Tree::default(),
             &mut graph,
             &config,
@@ -593,14 +551,13 @@ mod tests {
         }
         let iterations = |early_stop| {
             let limits = SearchLimits::for_duration(Duration::from_millis(100), 64 << 20);
-            let config = SearchConfig {
-                early_stop,
-                ..SearchConfig::default()
-            };
+            let mut config = SearchConfig::strong();
+            config.techniques.early_stop = early_stop;
             let mut tree = Tree::default();
             let mut graph = Transpositions::default();
             let mut rng = SmallRng::seed_from_u64(1);
-            let report = search(&pos, &mut tree, &mut graph, &config, &limits, &mut rng).unwrap();
+            let report =
+                search(&pos, 0, &mut tree, &mut graph, &config, &limits, &mut rng).unwrap();
             assert_eq!((report.col, tree.children(ROOT).len()), (4, 1));
             assert_eq!(report.proof, NodeKind::Open);
             report.iterations
@@ -651,13 +608,11 @@ mod tests {
                 max_iterations: Some(u64::from(REPLY_CHECK_VISITS) + 1),
                 ..SearchLimits::for_duration(std::time::Duration::from_secs(60), 1 << 20)
             };
-            let config = SearchConfig {
-                reply_sequences,
-                ..SearchConfig::default()
-            };
+            let mut config = SearchConfig::strong();
+            config.techniques.reply_sequences = reply_sequences;
             let mut rng = SmallRng::seed_from_u64(3);
             let mut graph = Transpositions::default();
-            search(&root, &mut tree, &mut graph, &config, &limits, &mut rng).unwrap();
+            search(&root, 0, &mut tree, &mut graph, &config, &limits, &mut rng).unwrap();
             (0..7)
                 .map(|c| tree.node(tree.child_by_col(ROOT, c).unwrap()).kind)
                 .collect::<Vec<_>>()
@@ -693,33 +648,18 @@ mod tests {
             max_iterations: None,
             memory_bytes: 1 << 20,
         };
-        let on = SearchConfig {
-            early_stop: true,
-            ..SearchConfig::default()
-        };
+        let mut on = SearchConfig::strong();
+        on.techniques.early_stop = true;
         // 1015 iterations in 1 s: half a second more brings about 508, less than the lead
         // of 990; two seconds more could overtake.
         assert!(decided(&tree, &on, 1015, start, now, &limits(500)));
         assert!(!decided(&tree, &on, 1015, start, now, &limits(2000)));
-        let off = SearchConfig {
-            early_stop: false,
-            ..on
-        };
+        let mut off = on;
+        off.techniques.early_stop = false;
         assert!(!decided(&tree, &off, 1015, start, now, &limits(500)));
         // A proven win at the root stops either way.
         let win = tree.child_by_col(ROOT, 2).unwrap();
         tree.node_mut(win).kind = NodeKind::Win;
         assert!(decided(&tree, &off, 1015, start, now, &limits(2000)));
-    }
-
-    #[test]
-    fn random_bit_hits_every_set_bit() {
-        let mut rng = SmallRng::seed_from_u64(1);
-        let mut seen = 0u16;
-        for _ in 0..1000 {
-            let b = random_bit(0b1010_0110, &mut rng);
-            seen |= 1 << b;
-        }
-        assert_eq!(seen, 0b1010_0110);
     }
 }

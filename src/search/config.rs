@@ -1,0 +1,207 @@
+//! What a search does, as one value: the profile, its UCB1 constant and the techniques it
+//! uses.
+//!
+//! [`SearchConfig`] is the single description every consumer reads: the library's `getPoint`
+//! (through [`Settings`](crate::settings::Settings), which parses the environment into one),
+//! the speed bench, the tests and the ladder's pinned rungs. The shipped default is
+//! [`SearchConfig::strong`] and the course's baseline [`SearchConfig::classic`], so a bench
+//! row or a test named after a profile runs exactly what that profile ships.
+
+/// The classic profile's UCB1 exploration constant `c` in
+/// `Q/N + c * sqrt(2 ln N_parent / N)`: 0.8 is the value the course's reference UCT uses.
+pub const CLASSIC_EXPLORATION: f32 = 0.8;
+
+/// The strong profile's UCB1 exploration constant. With proofs and tactical playouts the
+/// course's 0.8 explores too much: 0.5 beat it by +115 +- 74 Elo (SPRT H1, 200 ms), and 0.3
+/// scored 50-51 against 0.5 (STRENGTH.md, `scripts/strength.sh tune`).
+pub const STRONG_EXPLORATION: f32 = 0.5;
+
+/// Which search plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// The plain two-board UCT of the course report: UCB1 with c = 0.8, random playouts,
+    /// best-mean final move. Kept unchanged as the baseline every improvement is measured on.
+    Classic,
+    /// The strongest configuration: UCT with proofs, tactical expansion and playouts.
+    Strong,
+}
+
+impl Profile {
+    /// The name used in `GRAVITY4_PROFILE` and in telemetry.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Classic => "classic",
+            Profile::Strong => "strong",
+        }
+    }
+
+    /// Parses a profile name (`default` means [`Profile::Strong`]).
+    pub fn parse(text: &str) -> Option<Profile> {
+        match text.trim() {
+            "classic" => Some(Profile::Classic),
+            "strong" | "default" => Some(Profile::Strong),
+            _ => None,
+        }
+    }
+}
+
+/// Techniques of the strong profile that can be switched on and off for experiments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// Playouts that win, block and avoid losing on the spot (else uniformly random).
+    pub tactical_playouts: bool,
+    /// Tactical playouts avoid filling the cell under their own threat when they can.
+    pub keep_threats: bool,
+    /// Continue from the previous search's subtree.
+    pub reuse: bool,
+    /// Exact solver when few cells are left.
+    pub endgame: bool,
+    /// Share statistics between move orders reaching the same position.
+    pub transpositions: bool,
+    /// Prove nodes won by a forced chain of threats when they are expanded.
+    pub threat_sequences: bool,
+    /// Prove lost, at a node's 8th visit, its children after which the opponent wins by a
+    /// chain of threats.
+    pub reply_sequences: bool,
+    /// Stop before the deadline once the most visited move cannot be overtaken, or when the
+    /// move is forced (one candidate).
+    pub early_stop: bool,
+}
+
+/// The field of [`Techniques`] a switch name turns on or off.
+pub type Switch = fn(&mut Techniques) -> &mut bool;
+
+impl Techniques {
+    /// What the strong profile uses unless told otherwise: every technique that measured
+    /// as a gain (STRENGTH.md). Off: the transposition table (level at 200 ms per move, for
+    /// 32 MiB and a third of the iterations), reply sequences (checking every new child
+    /// lost 23 Elo at 100 ms, checking at a node's 8th visit 47) and the early stop
+    /// (searching the whole budget won 59 Elo at 100 ms).
+    pub const DEFAULT: Techniques = Techniques {
+        tactical_playouts: true,
+        keep_threats: true,
+        reuse: true,
+        endgame: true,
+        transpositions: false,
+        threat_sequences: true,
+        reply_sequences: false,
+        early_stop: false,
+    };
+
+    /// None at all: the classic profile, which plays random playouts on a fresh tree and
+    /// reads no switch.
+    pub const NONE: Techniques = Techniques {
+        tactical_playouts: false,
+        keep_threats: false,
+        reuse: false,
+        endgame: false,
+        transpositions: false,
+        threat_sequences: false,
+        reply_sequences: false,
+        early_stop: false,
+    };
+
+    /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
+    pub const SWITCHES: [(&'static str, Switch); 8] = [
+        ("tactical-playouts", |t| &mut t.tactical_playouts),
+        ("keep-threats", |t| &mut t.keep_threats),
+        ("reuse", |t| &mut t.reuse),
+        ("endgame", |t| &mut t.endgame),
+        ("transpositions", |t| &mut t.transpositions),
+        ("threat-sequences", |t| &mut t.threat_sequences),
+        ("reply-sequences", |t| &mut t.reply_sequences),
+        ("early-stop", |t| &mut t.early_stop),
+    ];
+
+    /// [`Self::DEFAULT`] with the techniques named in the comma lists `enable` switched on,
+    /// then those in `disable` switched off; an unknown name is returned as the error.
+    pub fn parse(enable: &str, disable: &str) -> Result<Techniques, String> {
+        let mut t = Techniques::DEFAULT;
+        for (list, on) in [(enable, true), (disable, false)] {
+            for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                let (_, switch) = Self::SWITCHES
+                    .iter()
+                    .find(|(known, _)| *known == name)
+                    .ok_or_else(|| name.to_string())?;
+                *switch(&mut t) = on;
+            }
+        }
+        Ok(t)
+    }
+}
+
+/// What the search does, as opposed to how long it may run
+/// ([`SearchLimits`](super::SearchLimits)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Which search plays.
+    pub profile: Profile,
+    /// UCB1 exploration constant.
+    pub exploration: f32,
+    /// The strong profile's techniques ([`Techniques::NONE`] for classic, which reads none).
+    pub techniques: Techniques,
+}
+
+impl SearchConfig {
+    /// The course report's baseline: plain UCT, c = [`CLASSIC_EXPLORATION`], random
+    /// playouts, no techniques.
+    pub const fn classic() -> SearchConfig {
+        SearchConfig {
+            profile: Profile::Classic,
+            exploration: CLASSIC_EXPLORATION,
+            techniques: Techniques::NONE,
+        }
+    }
+
+    /// The shipped default: the strong search with c = [`STRONG_EXPLORATION`] and
+    /// [`Techniques::DEFAULT`].
+    pub const fn strong() -> SearchConfig {
+        SearchConfig {
+            profile: Profile::Strong,
+            exploration: STRONG_EXPLORATION,
+            techniques: Techniques::DEFAULT,
+        }
+    }
+
+    /// The default configuration of `profile`.
+    pub const fn of(profile: Profile) -> SearchConfig {
+        match profile {
+            Profile::Classic => SearchConfig::classic(),
+            Profile::Strong => SearchConfig::strong(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_profiles_and_switches() {
+        assert_eq!(Profile::parse(" classic"), Some(Profile::Classic));
+        assert_eq!(Profile::parse("default"), Some(Profile::Strong));
+        assert_eq!(Profile::parse("fast"), None);
+        let t = Techniques::parse("", "reuse, endgame").unwrap();
+        assert!(t.tactical_playouts && !t.reuse && !t.endgame);
+        let t = Techniques::parse("", "threat-sequences").unwrap();
+        assert!(t.keep_threats && !t.threat_sequences);
+        assert!(
+            Techniques::parse("transpositions", "")
+                .unwrap()
+                .transpositions
+        );
+        let off = Techniques::parse("transpositions", "transpositions").unwrap();
+        assert!(!off.transpositions, "disable wins");
+        assert_eq!(Techniques::parse("", ""), Ok(Techniques::DEFAULT));
+        assert_eq!(Techniques::parse("", "reuse,bogus"), Err("bogus".into()));
+    }
+
+    #[test]
+    fn the_named_profiles_are_what_ships() {
+        let strong = SearchConfig::strong();
+        assert_eq!(strong.exploration, 0.5);
+        assert_eq!(strong.techniques, Techniques::DEFAULT);
+        assert_eq!(SearchConfig::classic().exploration, 0.8);
+        assert_eq!(SearchConfig::of(Profile::Classic), SearchConfig::classic());
+    }
+}

@@ -1,0 +1,117 @@
+//! The selection and backup both searches share: UCB1 over a node's children, and the
+//! result added along the path an iteration walked.
+//!
+//! The plain UCT ([`uct`](super::uct)) and the strong search ([`strong`](super::strong))
+//! differ in how they expand, play out and choose, not in how they walk the tree, so this
+//! is written once; the strong search's proofs only add "never pick a proven loss", a
+//! compile-time switch that leaves plain UCT's hottest loop without the check.
+
+use super::playout::Outcome;
+use super::tree::{NodeId, NodeKind, Tree};
+use crate::position::{MAX_SIZE, Side};
+
+/// How often (in iterations) the clock is read. An iteration costs about a microsecond, so
+/// 64 of them stay far below the 20 ms a move may overrun its budget by.
+pub const CLOCK_EVERY: u64 = 64;
+
+/// Longest possible path: every cell of a 12x12 board plus the root.
+pub const MAX_PATH: usize = MAX_SIZE * MAX_SIZE + 1;
+
+/// Visit counts below this read `1/n`, `1/sqrt(n)` and `ln n` from tables (48 KiB, hot in
+/// cache) instead of computing them: UCB1 over 12 children would otherwise cost 12 divisions
+/// and 12 square roots per tree level, more than the rest of the walk.
+const TABLE_SIZE: usize = 4096;
+
+/// Precomputed `1/n`, `1/sqrt(n)` and `ln n` for small `n`.
+pub struct UcbTables {
+    inv: Vec<f32>,
+    inv_sqrt: Vec<f32>,
+    ln: Vec<f32>,
+}
+
+impl Default for UcbTables {
+    fn default() -> UcbTables {
+        UcbTables::new()
+    }
+}
+
+impl UcbTables {
+    /// Fills the tables (a few microseconds: once per search).
+    pub fn new() -> UcbTables {
+        let n = |i: usize| i.max(1) as f32;
+        UcbTables {
+            inv: (0..TABLE_SIZE).map(|i| 1.0 / n(i)).collect(),
+            inv_sqrt: (0..TABLE_SIZE).map(|i| 1.0 / n(i).sqrt()).collect(),
+            ln: (0..TABLE_SIZE).map(|i| n(i).ln()).collect(),
+        }
+    }
+
+    /// `(1/n, 1/sqrt(n))`, from the table when `n` is small.
+    #[inline(always)]
+    pub fn inv_and_inv_sqrt(&self, n: u32) -> (f32, f32) {
+        match (self.inv.get(n as usize), self.inv_sqrt.get(n as usize)) {
+            (Some(&inv), Some(&inv_sqrt)) => (inv, inv_sqrt),
+            _ => {
+                let inv = 1.0 / n as f32;
+                (inv, inv.sqrt())
+            }
+        }
+    }
+
+    /// `ln n`, from the table when `n` is small.
+    #[inline(always)]
+    pub fn ln(&self, n: u32) -> f32 {
+        match self.ln.get(n as usize) {
+            Some(&ln) => ln,
+            None => (n as f32).ln(),
+        }
+    }
+}
+
+/// UCB1 over the children of `id`; an unvisited child is taken at once (infinite bound).
+/// `SKIP_LOSSES` (the strong search) never picks a child proven lost for the mover; plain UCT has
+/// no proofs and skips the check in its hottest loop.
+#[inline]
+pub fn select_child<const SKIP_LOSSES: bool>(
+    tree: &Tree,
+    id: NodeId,
+    exploration: f32,
+    tables: &UcbTables,
+) -> NodeId {
+    let parent = tree.node(id);
+    let first = parent.first_child;
+    // c * sqrt(2 ln N_parent / N) = [c * sqrt(2 ln N_parent)] * sqrt(1 / N): one ln per level.
+    let scale = exploration * (2.0 * tables.ln(parent.visits.max(1))).sqrt();
+    let mut best = first;
+    let mut best_score = f32::NEG_INFINITY;
+    for (i, child) in tree.children(id).iter().enumerate() {
+        // A proven loss for the mover is never worth a visit (only the strong search proves them).
+        if SKIP_LOSSES && child.kind == NodeKind::Loss {
+            continue;
+        }
+        if child.visits == 0 {
+            return first + i as NodeId;
+        }
+        let (inv, inv_sqrt) = tables.inv_and_inv_sqrt(child.visits);
+        let score = child.half_points as f32 * 0.5 * inv + scale * inv_sqrt;
+        if score > best_score {
+            best_score = score;
+            best = first + i as NodeId;
+        }
+    }
+    best
+}
+
+/// Adds the outcome to every node on the path, each from the view of the side that moved
+/// into it.
+#[inline]
+pub fn backup(tree: &mut Tree, path: &[NodeId], root_mover: Side, outcome: Outcome) {
+    // The root was "moved into" by the side not to move there; sides alternate downwards.
+    let mut mover = root_mover.other();
+    for &id in path {
+        let node = tree.node_mut(id);
+        node.visits += 1;
+        node.half_points += outcome.half_points_for(mover);
+        mover = mover.other();
+    }
+}
