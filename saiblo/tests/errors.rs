@@ -1,0 +1,237 @@
+//! The error paths of the program and the package: malformed input, illegal or out-of-range
+//! moves, a board that contradicts the moves, the end of input. Each ends the program
+//! promptly (even with its input still open) with one line on stderr, no panic or traceback,
+//! and status 1.
+
+mod emulator;
+
+use emulator::{Program, package};
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// What a program did with some input.
+struct Run {
+    code: Option<i32>,
+    stdout: Vec<u8>,
+    stderr: String,
+}
+
+/// Runs `program` on `input`, closing its input afterwards unless `keep_open`; fails the
+/// test if it is still running 10 s later.
+fn run(program: &Program, input: &str, keep_open: bool) -> Run {
+    let mut command = Command::new(&program.command);
+    command
+        .args(&program.args)
+        .envs(program.env.iter().map(|(k, v)| (k, v)))
+        .env_remove("GRAVITY4_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = &program.dir {
+        command.current_dir(dir);
+    }
+    let mut child = command.spawn().expect("the program starts");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let held = if keep_open {
+        Some(stdin)
+    } else {
+        drop(stdin);
+        None
+    };
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let stdout = thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = out.read_to_end(&mut bytes);
+        bytes
+    });
+    let stderr = thread::spawn(move || {
+        let mut text = String::new();
+        let _ = err.read_to_string(&mut text);
+        text
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{} hung on {input:?}", program.name);
+        }
+        thread::sleep(Duration::from_millis(5));
+    };
+    drop(held);
+    Run {
+        code: status.code(),
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
+
+/// Asserts a failure: status 1, exactly one stderr line containing `needle`, nothing that
+/// looks like a panic or a traceback, and `replies` framed replies before it.
+fn assert_fails(program: &Program, input: &str, keep_open: bool, needle: &str, replies: usize) {
+    let run = run(program, input, keep_open);
+    assert_eq!(
+        run.code,
+        Some(1),
+        "{}: {input:?}: {}",
+        program.name,
+        run.stderr
+    );
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "{}: {input:?}: {}",
+        program.name,
+        run.stderr
+    );
+    assert!(
+        lines[0].contains(needle),
+        "{}: {input:?}: expected {needle:?} in {:?}",
+        program.name,
+        lines[0]
+    );
+    for bad in ["panicked", "Traceback", "RUST_BACKTRACE"] {
+        assert!(
+            !run.stderr.contains(bad),
+            "{}: {}",
+            program.name,
+            run.stderr
+        );
+    }
+    // Each reply is `x y` framed by its 4-byte length: at most 9 bytes, at least 7.
+    let mut rest = &run.stdout[..];
+    let mut count = 0;
+    while rest.len() >= 4 {
+        let length = u32::from_be_bytes(rest[..4].try_into().unwrap()) as usize;
+        assert!(
+            (3..=5).contains(&length),
+            "{}: frame {rest:?}",
+            program.name
+        );
+        rest = &rest[4 + length..];
+        count += 1;
+    }
+    assert!(rest.is_empty(), "{}: trailing bytes {rest:?}", program.name);
+    assert_eq!(count, replies, "{}: replies to {input:?}", program.name);
+}
+
+/// The platform's `top` and board (our point of view) after the opponent's drop in column
+/// 4 of a 9x9 board blocked at (2, 3), optionally with the stone left out.
+fn view_after_opponent_in_col4(drop_stone: bool) -> (String, String) {
+    let mut top = vec![9; 9];
+    top[4] = 8;
+    let mut board = vec![0; 81];
+    if !drop_stone {
+        board[8 * 9 + 4] = 1;
+    }
+    let join = |v: Vec<i32>| v.iter().map(i32::to_string).collect::<Vec<_>>().join(" ");
+    (join(top), join(board))
+}
+
+fn every_error_path(program: &Program) {
+    assert_fails(program, "", false, "end of input", 0);
+    assert_fails(program, "9 9 x 3\n", true, "not an integer", 0);
+    assert_fails(program, "9 9 2\n", true, "M N noX noY", 0);
+    assert_fails(program, "3 9 0 0\n", true, "board size", 0);
+    assert_fails(program, "9 9 9 0\n", true, "blocked cell", 0);
+    assert_fails(program, "9 9 2 3\n4 five\n", true, "not an integer", 0);
+    assert_fails(program, "9 9 2 3\n4\n", true, "expected `lastX lastY`", 0);
+    assert_fails(
+        program,
+        "9 9 2 3\n3 4\n",
+        true,
+        "illegal opponent move (3, 4)",
+        0,
+    );
+    assert_fails(
+        program,
+        "9 9 2 3\n8 9\n",
+        true,
+        "illegal opponent move (8, 9)",
+        0,
+    );
+    assert_fails(program, "9 9 2 3\n-1 4\n", true, "illegal opponent move", 0);
+    // The blocked cell (2, 3) is never a landing cell.
+    assert_fails(
+        program,
+        "9 9 2 3\n2 3\n",
+        true,
+        "illegal opponent move (2, 3)",
+        0,
+    );
+    assert_fails(
+        program,
+        "9 9 2 3\n8 4 1 2 3\n",
+        true,
+        "expected 9 top and 81 board",
+        0,
+    );
+    let (top, board) = view_after_opponent_in_col4(true);
+    let one_line = format!("9 9 2 3\n8 4 {top} {board}\n");
+    assert_fails(program, &one_line, true, "contradicts the moves", 0);
+    let three_lines = format!("9 9 2 3\n8 4\n{top}\n{board}\n");
+    assert_fails(program, &three_lines, true, "contradicts the moves", 0);
+    let (_, board) = view_after_opponent_in_col4(false);
+    let wrong_top = format!("9 9 2 3\n8 4\n{}\n{board}\n", ["9"; 9].join(" "));
+    assert_fails(program, &wrong_top, true, "top[4]", 0);
+    assert_fails(program, "9 9 2 3\n8 4\n1 2 3\n", true, "`top`", 0);
+    // Input ending mid-game: after one reply, or inside a message.
+    assert_fails(program, "9 9 2 3\n-1 -1\n", false, "end of input", 1);
+    assert_fails(
+        program,
+        "9 9 2 3\n8 4 \n9 9 9 9 8 9 9 9 9\n",
+        false,
+        "end of input",
+        0,
+    );
+    // We move first once only. (Whole messages on one line: a bare second `-1 -1` sent
+    // before our reply would be read as the first message's missing `top`.)
+    let empty = format!("-1 -1 {} {}", ["9"; 9].join(" "), ["0"; 81].join(" "));
+    let twice = format!("9 9 2 3\n{empty}\n{empty}\n");
+    assert_fails(
+        program,
+        &twice,
+        true,
+        "`-1 -1` (we move first) after 1 moves",
+        1,
+    );
+}
+
+#[test]
+fn binary_error_paths() {
+    every_error_path(&Program::binary(50));
+}
+
+#[test]
+fn package_error_paths() {
+    let Some(dir) = package() else { return };
+    every_error_path(&Program::python(dir.path(), 50));
+}
+
+#[test]
+fn binary_rejects_unknown_arguments_and_answers_help() {
+    let binary = env!("CARGO_BIN_EXE_gravity4-saiblo");
+    let help = Command::new(binary).arg("--help").output().unwrap();
+    assert!(help.status.success());
+    assert!(String::from_utf8_lossy(&help.stdout).contains("usage: gravity4-saiblo"));
+    let bad = Command::new(binary).arg("--bogus").output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&bad.stderr).lines().count(), 1);
+}
+
+#[test]
+fn hello_sends_a_framed_ok_first() {
+    let mut program = Program::binary(50);
+    program.args.push("--hello".into());
+    let run = run(&program, "", false);
+    assert_eq!(&run.stdout[..], b"\0\0\0\x02ok");
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+}

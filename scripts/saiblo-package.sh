@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds target/saiblo/gravity4-saiblo.zip for the Saiblo platform: main.py (the platform's
+# stdin/stdout protocol, Python 3 standard library only) at the zip's root beside
+# libgravity4.so (the release library it drives through the course ABI), then plays the
+# unzipped package through the local platform emulation (saiblo/tests/games.rs).
+#
+#   scripts/saiblo-package.sh            build, package, test
+#   scripts/saiblo-package.sh --no-test  build and package only
+#   scripts/saiblo-package.sh --hello    main.py first sends a framed `ok` (an SDK variant's
+#                                        handshake; see saiblo/README.md)
+#
+# The library needs the glibc named on the last line; see saiblo/README.md for lowering it.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+test=1
+hello=0
+for arg in "$@"; do
+    case $arg in
+        --no-test) test=0 ;;
+        --hello) hello=1 ;;
+        -h | --help)
+            sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+            exit 0
+            ;;
+        *)
+            echo "saiblo-package.sh: unknown argument $arg (try --help)" >&2
+            exit 2
+            ;;
+    esac
+done
+
+# The root package's cdylib with its default features (the exported getPoint/clearPoint).
+cargo build --release --lib -p gravity4
+library=target/release/libgravity4.so
+
+stage=target/saiblo/package
+zip=target/saiblo/gravity4-saiblo.zip
+rm -rf "$stage" "$zip"
+mkdir -p "$stage"
+cp saiblo/package/main.py "$stage/main.py"
+if [ "$hello" = 1 ]; then
+    sed -i 's/^SEND_HELLO = False$/SEND_HELLO = True/' "$stage/main.py"
+    grep -q '^SEND_HELLO = True$' "$stage/main.py"
+fi
+# Debug sections are of no use on the platform and the upload limit is 64 MB.
+strip --strip-debug -o "$stage/libgravity4.so" "$library" 2>/dev/null || cp "$library" "$stage/libgravity4.so"
+# -j: both files at the zip's root, where the platform looks for main.py; -X: no uid/gid
+# extras, so the zip depends only on the two files.
+(cd "$stage" && zip -q -X -j "../gravity4-saiblo.zip" main.py libgravity4.so)
+
+if [ "$test" = 1 ]; then
+    GRAVITY4_SAIBLO_ZIP="$PWD/$zip" cargo test --release -p gravity4-saiblo --test games --test errors
+fi
+
+glibc=$(objdump -T "$stage/libgravity4.so" | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1)
+echo "saiblo-package.sh: $zip ($(du -k "$zip" | cut -f1) KiB): main.py + libgravity4.so, which needs ${glibc/_/ } or newer and Python 3.6+"
