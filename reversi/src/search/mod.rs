@@ -13,6 +13,7 @@
 //! The engine needs no move history: tree reuse finds the new position below the old root.
 
 pub mod endgame;
+pub mod eval;
 pub mod mcts;
 pub mod playout;
 

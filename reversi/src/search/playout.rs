@@ -3,6 +3,7 @@
 use rand::Rng;
 use rand::rngs::SmallRng;
 
+use super::eval;
 use crate::bitboard::{CORNERS, Square};
 use crate::position::{Move, Position};
 
@@ -102,18 +103,31 @@ fn nth_square(mut mask: u64, n: u32) -> Square {
 /// Plays `pos` out to the end under `policy`; the result for the side to move at `pos`:
 /// 1 win, 0.5 draw, 0 loss.
 pub fn playout(pos: &Position, policy: Policy, rng: &mut SmallRng) -> f64 {
+    playout_cutoff(pos, policy, u32::MAX, rng)
+}
+
+/// Plays at most `plies` moves from `pos` under `policy`; the result for the side to move at
+/// `pos`: exact (1, 0.5, 0) if the game ended, else the static evaluation's win probability.
+pub fn playout_cutoff(pos: &Position, policy: Policy, plies: u32, rng: &mut SmallRng) -> f64 {
     let mover = pos.to_move();
     let mut p = *pos;
+    let mut played = 0;
     loop {
         let mask = p.move_mask();
-        if mask != 0 {
-            let sq = pick(&p, mask, policy, rng);
-            p = p.play_unchecked(Move::Play(sq));
-        } else if p.is_game_over() {
+        if mask == 0 && p.is_game_over() {
             break;
-        } else {
-            p = p.play_unchecked(Move::Pass);
         }
+        if played >= plies {
+            let v = eval::win_probability(&p);
+            return if p.to_move() == mover { v } else { 1.0 - v };
+        }
+        p = if mask != 0 {
+            let sq = pick(&p, mask, policy, rng);
+            p.play_unchecked(Move::Play(sq))
+        } else {
+            p.play_unchecked(Move::Pass)
+        };
+        played += 1;
     }
     let margin = p.disc_margin();
     let margin = if p.to_move() == mover {
