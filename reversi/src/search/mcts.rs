@@ -694,6 +694,33 @@ mod tests {
     }
 
     #[test]
+    fn strong_proves_small_endgames_as_the_solver_does() {
+        use rand::SeedableRng;
+        let mut rng = SmallRng::seed_from_u64(4);
+        let mut solver = Solver::new();
+        let mut checked = 0;
+        while checked < 10 {
+            let pos = crate::selfplay::random_opening(Rule::Standard, 50, &mut rng);
+            if pos.is_game_over() || pos.must_pass() {
+                continue;
+            }
+            let truth = solver.outcome(&pos, None).unwrap();
+            let mut e = Mcts::new(Config::strong(), Some(1), 1 << 24);
+            let r = e.choose(&pos, Limits::time(2000));
+            let expected = match truth {
+                1 => Proof::Win,
+                0 => Proof::Draw,
+                _ => Proof::Loss,
+            };
+            assert_eq!(r.proof, expected, "{pos}");
+            // The chosen move keeps the proven outcome.
+            let after = pos.play(r.mv).unwrap();
+            assert!(-solver.outcome(&after, None).unwrap() == truth || truth < 0);
+            checked += 1;
+        }
+    }
+
+    #[test]
     fn memory_cap_stops_growth_not_search() {
         let cap = 200 * std::mem::size_of::<Node>();
         let mut e = Mcts::new(Config::strong(), Some(9), cap);

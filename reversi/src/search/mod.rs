@@ -5,9 +5,10 @@
 //!   playouts, a fresh tree every move, and the final move chosen by the best mean (ties to
 //!   the more visited child), as the course seed does.
 //! * `strong` (the default) — the same tree with everything we know to add: tree reuse between
-//!   moves, corner/edge-aware biased playouts, MCTS-solver proofs, exact alpha-beta solves of
-//!   small leaves, an exact root solver for the last [`mcts::ROOT_SOLVE_EMPTIES`] empties
-//!   whose proof ends the move early, and the final move by visits.
+//!   moves, leaves scored by a static evaluation ([`eval`]) instead of random playouts,
+//!   corner/edge-aware expansion order, MCTS-solver proofs, exact alpha-beta solves of small
+//!   leaves, an exact root solver for the last [`mcts::ROOT_SOLVE_EMPTIES`] empties whose proof
+//!   ends the move early, and the final move by visits.
 //!
 //! Both are [`Engine`]s: give them a [`Position`] and [`Limits`], get a [`SearchReport`].
 //! The engine needs no move history: tree reuse finds the new position below the old root.
