@@ -3,13 +3,30 @@
 //! A shared library exporting the course's C ABI (`getPoint`, `clearPoint`; see
 //! `include/gravity4.h`) whose moves come from a Monte-Carlo tree search (UCT).
 //!
-//! Data flows one way: [`position`] (the rules on line bitboards) -> [`search`] (UCT over
-//! positions) -> [`session`] (budget, telemetry, what survives between calls) -> [`ffi`] (raw
-//! judge arguments to a validated position and back to a `Point`, never panicking across the
-//! boundary). [`settings`] holds the tunable numbers and their environment overrides.
+//! Data flows one way, rules -> search -> session -> FFI, and no module reaches back up:
 //!
-//! Environment: `GRAVITY4_MOVE_MS` (budget per move, default 2000), `GRAVITY4_LOG=1` (one
-//! telemetry line per move on stderr).
+//! - [`position`]: the rules on line bitboards, the Zobrist key ([`position::zobrist`]) and
+//!   the centre-first column order; [`threats`]: both sides' winning cells, kept up to date
+//!   move by move.
+//! - [`search`]: what a search does ([`search::SearchConfig`]: [`SearchConfig::classic`] or
+//!   the shipped default [`SearchConfig::strong`]), the node arena ([`search::tree`]),
+//!   selection and backup ([`search::ucb`]), playouts, the classic search
+//!   ([`search::uct`]), the strong one ([`search::strong`]) and the exact endgame solver
+//!   ([`search::endgame`]).
+//! - [`request`]: one call's validated position, last move and start time, the only thing
+//!   the strategies are handed.
+//! - [`session`]: budget, tree reuse, the tables kept between calls, telemetry.
+//! - [`ffi`]: the outermost layer, raw judge arguments to a [`request::Request`] and back to
+//!   a `Point`, never panicking across the boundary; its [`export_course_abi!`] defines the
+//!   two symbols (here with the `abi` feature; the ladder invokes it for each rung).
+//!
+//! [`settings`] reads the environment once per call into the budget, the log switch and the
+//! [`SearchConfig`](search::SearchConfig): `GRAVITY4_MOVE_MS` (budget per move, default
+//! 2000), `GRAVITY4_LOG=1` (one telemetry line per move on stderr), `GRAVITY4_PROFILE`,
+//! `GRAVITY4_ENABLE`, `GRAVITY4_DISABLE` and `GRAVITY4_EXPLORATION` (see the README).
+//!
+//! [`SearchConfig::classic`]: search::SearchConfig::classic
+//! [`SearchConfig::strong`]: search::SearchConfig::strong
 
 pub mod ffi;
 pub mod position;

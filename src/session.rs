@@ -104,8 +104,8 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
                         Some(Endgame::Excluded(losing)) => losing,
                         _ => 0,
                     };
-                    // A kept tree keeps its statistics; its root children the solver proved
-                    // lost are marked so selection and the final choice skip them.
+                    // A kept tree keeps its statistics; its root children the endgame solver
+                    // proved lost are marked so selection and the final choice skip them.
                     tree.mark_root_losses(losing);
                     let report = strong::search(
                         &request.position,

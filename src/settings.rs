@@ -71,51 +71,102 @@ impl Settings {
             },
             Err(_) => DEFAULT_MOVE_MS,
         };
-        let profile = match std::env::var(ENV_PROFILE) {
-            Ok(text) => Profile::parse(&text).unwrap_or_else(|| {
-                eprintln!("gravity4: ignoring {ENV_PROFILE}={text:?}: expected strong or classic");
-                Profile::Strong
-            }),
-            Err(_) => Profile::Strong,
-        };
-        let enable = std::env::var(ENV_ENABLE).unwrap_or_default();
-        let disable = std::env::var(ENV_DISABLE).unwrap_or_default();
-        let techniques = Techniques::parse(&enable, &disable).unwrap_or_else(|unknown| {
-            eprintln!(
-                "gravity4: ignoring {ENV_ENABLE}={enable:?} and {ENV_DISABLE}={disable:?}: \
-                 unknown {unknown:?} (expected {})",
-                Techniques::SWITCHES.map(|(name, _)| name).join(", ")
-            );
-            Techniques::DEFAULT
-        });
-        let strong_exploration = match std::env::var(ENV_EXPLORATION) {
-            Ok(text) => match text.trim().parse::<f32>() {
-                Ok(c) if c.is_finite() && c >= 0.0 => c,
-                _ => {
-                    eprintln!(
-                        "gravity4: ignoring {ENV_EXPLORATION}={text:?}: expected a number >= 0"
-                    );
-                    STRONG_EXPLORATION
-                }
-            },
-            Err(_) => STRONG_EXPLORATION,
-        };
-        // Every variable is read (and a bad one reported) whichever profile plays; classic
-        // takes none of the strong profile's knobs.
-        let search = match profile {
-            Profile::Classic => SearchConfig::classic(),
-            Profile::Strong => SearchConfig {
-                profile,
-                exploration: strong_exploration,
-                techniques,
-            },
-        };
         Settings {
             budget: Duration::from_millis(budget_ms),
             tree_bytes: DEFAULT_TREE_BYTES,
             table_bytes: DEFAULT_TABLE_BYTES,
             log: std::env::var(ENV_LOG).is_ok_and(|v| v == "1"),
-            search,
+            search: search_config(|name| std::env::var(name).ok()),
         }
+    }
+}
+
+/// The [`SearchConfig`] that `GRAVITY4_PROFILE`, `GRAVITY4_ENABLE`, `GRAVITY4_DISABLE` and
+/// `GRAVITY4_EXPLORATION` ask for, read through `var` (the environment, or a table in
+/// tests); a malformed value is reported on stderr and its default used.
+fn search_config(var: impl Fn(&str) -> Option<String>) -> SearchConfig {
+    let profile = match var(ENV_PROFILE) {
+        Some(text) => Profile::parse(&text).unwrap_or_else(|| {
+            eprintln!("gravity4: ignoring {ENV_PROFILE}={text:?}: expected strong or classic");
+            Profile::Strong
+        }),
+        None => Profile::Strong,
+    };
+    let enable = var(ENV_ENABLE).unwrap_or_default();
+    let disable = var(ENV_DISABLE).unwrap_or_default();
+    let techniques = Techniques::parse(&enable, &disable).unwrap_or_else(|unknown| {
+        eprintln!(
+            "gravity4: ignoring {ENV_ENABLE}={enable:?} and {ENV_DISABLE}={disable:?}: \
+                 unknown {unknown:?} (expected {})",
+            Techniques::SWITCHES.map(|(name, _)| name).join(", ")
+        );
+        Techniques::DEFAULT
+    });
+    let strong_exploration = match var(ENV_EXPLORATION) {
+        Some(text) => match text.trim().parse::<f32>() {
+            Ok(c) if c.is_finite() && c >= 0.0 => c,
+            _ => {
+                eprintln!("gravity4: ignoring {ENV_EXPLORATION}={text:?}: expected a number >= 0");
+                STRONG_EXPLORATION
+            }
+        },
+        None => STRONG_EXPLORATION,
+    };
+    // Every variable is read (and a bad one reported) whichever profile plays; classic
+    // takes none of the strong profile's knobs.
+    match profile {
+        Profile::Classic => SearchConfig::classic(),
+        Profile::Strong => SearchConfig {
+            profile,
+            exploration: strong_exploration,
+            techniques,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search `vars` (name, value pairs) ask for.
+    fn search_with(vars: &[(&str, &str)]) -> SearchConfig {
+        search_config(|name| {
+            vars.iter()
+                .find(|(known, _)| *known == name)
+                .map(|(_, value)| value.to_string())
+        })
+    }
+
+    #[test]
+    fn no_variables_ship_the_strong_default() {
+        assert_eq!(search_with(&[]), SearchConfig::strong());
+        assert_eq!(
+            search_with(&[(ENV_PROFILE, "bogus")]),
+            SearchConfig::strong()
+        );
+    }
+
+    #[test]
+    fn classic_takes_none_of_the_strong_knobs() {
+        let vars = [
+            (ENV_PROFILE, "classic"),
+            (ENV_EXPLORATION, "0.3"),
+            (ENV_ENABLE, "transpositions"),
+        ];
+        assert_eq!(search_with(&vars), SearchConfig::classic());
+    }
+
+    #[test]
+    fn the_strong_knobs_change_the_default() {
+        let vars = [
+            (ENV_EXPLORATION, "0.3"),
+            (ENV_ENABLE, "early-stop"),
+            (ENV_DISABLE, "reuse"),
+        ];
+        let config = search_with(&vars);
+        assert_eq!(config.exploration, 0.3);
+        assert!(config.techniques.early_stop && !config.techniques.reuse);
+        let bad = search_with(&[(ENV_EXPLORATION, "-1"), (ENV_DISABLE, "bogus")]);
+        assert_eq!(bad, SearchConfig::strong());
     }
 }

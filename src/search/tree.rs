@@ -17,11 +17,11 @@ pub const ROOT: NodeId = 0;
 pub enum NodeKind {
     /// Nothing proven (or not yet reached).
     Open = 0,
-    /// The mover wins: the move made four, or (solver) the opponent loses whatever it plays.
+    /// The mover wins: the move made four, or (strong search) the opponent loses whatever it plays.
     Win = 1,
-    /// A tie: the move filled the board, or (solver) best play from here ties.
+    /// A tie: the move filled the board, or (strong search) best play from here ties.
     Tie = 2,
-    /// The mover loses by force: the opponent has a winning reply (solver only).
+    /// The mover loses by force: the opponent has a winning reply (strong search only).
     Loss = 3,
 }
 
