@@ -236,13 +236,17 @@ impl Gtp {
         }
         let budget = self.budget_ms(colour);
         let report = self.player.think(&self.pos, budget);
-        let next = self
-            .pos
-            .play(report.mv)
-            .expect("engines answer legal moves");
+        // Engines answer legal moves; should one ever not, play the first legal move rather
+        // than lose the game to a protocol error.
+        let mv = if self.pos.is_legal(report.mv) {
+            report.mv
+        } else {
+            self.pos.legal_moves()[0]
+        };
+        let next = self.pos.play_unchecked(mv);
         self.history.push(self.pos);
         self.pos = next;
-        Reply::ok(report.mv.to_string())
+        Reply::ok(mv.to_string())
     }
 
     /// The budget for `colour`'s move: the configured one, capped by its clock when the

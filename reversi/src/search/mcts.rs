@@ -13,6 +13,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use super::endgame::Solver;
+use super::eval::Weights;
 use super::playout::{self, Policy};
 use super::{Engine, Limits, Proof, SearchReport};
 use crate::bitboard::Square;
@@ -40,6 +41,8 @@ pub struct Config {
     /// Stop playouts after this many plies and score with the static evaluation (`None`:
     /// play to the end).
     pub cutoff_plies: Option<u32>,
+    /// The static evaluation's weights.
+    pub weights: Weights,
 }
 
 /// The seed's UCB1 constant on win rates in 0..1.
@@ -72,6 +75,7 @@ impl Config {
             reuse: false,
             final_by_visits: false,
             cutoff_plies: None,
+            weights: Weights::DEFAULT,
         }
     }
 
@@ -98,6 +102,10 @@ impl Config {
             {
                 Some("full") => None,
                 _ => env::<u32>("REVERSI_CUTOFF").or(CUTOFF_PLIES),
+            },
+            weights: Weights {
+                stability: env("REVERSI_EVAL_STABILITY").unwrap_or(Weights::DEFAULT.stability),
+                ..Weights::DEFAULT
             },
         }
     }
@@ -442,7 +450,13 @@ impl Mcts {
     fn rollout(&mut self, pos: &Position) -> f64 {
         match self.config.cutoff_plies {
             None => playout::playout(pos, self.config.policy, &mut self.rng),
-            Some(plies) => playout::playout_cutoff(pos, self.config.policy, plies, &mut self.rng),
+            Some(plies) => playout::playout_cutoff(
+                pos,
+                self.config.policy,
+                plies,
+                &self.config.weights,
+                &mut self.rng,
+            ),
         }
     }
 

@@ -103,12 +103,18 @@ fn nth_square(mut mask: u64, n: u32) -> Square {
 /// Plays `pos` out to the end under `policy`; the result for the side to move at `pos`:
 /// 1 win, 0.5 draw, 0 loss.
 pub fn playout(pos: &Position, policy: Policy, rng: &mut SmallRng) -> f64 {
-    playout_cutoff(pos, policy, u32::MAX, rng)
+    playout_cutoff(pos, policy, u32::MAX, &eval::Weights::DEFAULT, rng)
 }
 
 /// Plays at most `plies` moves from `pos` under `policy`; the result for the side to move at
 /// `pos`: exact (1, 0.5, 0) if the game ended, else the static evaluation's win probability.
-pub fn playout_cutoff(pos: &Position, policy: Policy, plies: u32, rng: &mut SmallRng) -> f64 {
+pub fn playout_cutoff(
+    pos: &Position,
+    policy: Policy,
+    plies: u32,
+    weights: &eval::Weights,
+    rng: &mut SmallRng,
+) -> f64 {
     let mover = pos.to_move();
     let mut p = *pos;
     let mut played = 0;
@@ -118,7 +124,7 @@ pub fn playout_cutoff(pos: &Position, policy: Policy, plies: u32, rng: &mut Smal
             break;
         }
         if played >= plies {
-            let v = eval::win_probability(&p);
+            let v = eval::win_probability(&p, weights);
             return if p.to_move() == mover { v } else { 1.0 - v };
         }
         p = if mask != 0 {
