@@ -31,8 +31,22 @@ for arg in "$@"; do
 done
 
 # The root package's cdylib with its default features (the exported getPoint/clearPoint).
-cargo build --release --lib -p gravity4
-library=target/release/libgravity4.so
+# With cargo-zigbuild (pip install ziglang cargo-zigbuild) it is linked against glibc 2.17
+# (GRAVITY4_SAIBLO_GLIBC to change), so it loads on older platforms than this machine;
+# without it, against this machine's glibc.
+glibc_floor=${GRAVITY4_SAIBLO_GLIBC:-2.17}
+if command -v cargo-zigbuild >/dev/null; then
+    # A target directory of its own: nothing in it is shared with host builds anyway, and
+    # it does not wait on the lock of other cargo runs in target/.
+    cargo zigbuild --release --lib -p gravity4 --target "x86_64-unknown-linux-gnu.$glibc_floor" \
+        --target-dir target/saiblo/build
+    library=target/saiblo/build/x86_64-unknown-linux-gnu/release/libgravity4.so
+else
+    echo "saiblo-package.sh: no cargo-zigbuild: linking against this machine's glibc" \
+        "(pip install ziglang cargo-zigbuild for glibc $glibc_floor)" >&2
+    cargo build --release --lib -p gravity4
+    library=target/release/libgravity4.so
+fi
 
 stage=target/saiblo/package
 zip=target/saiblo/gravity4-saiblo.zip

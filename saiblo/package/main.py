@@ -103,9 +103,8 @@ class Input:
             if len(self.buffer) > MAX_LINE_BYTES:
                 raise Failure("cannot read the input: a line longer than %d bytes" % MAX_LINE_BYTES)
             if deadline is not None:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return None
+                # A deadline already past still looks once: data may be waiting in the pipe.
+                remaining = max(0.0, deadline - time.monotonic())
                 ready, _, _ = select.select([self.fd], [], [], remaining)
                 if not ready:
                     return None

@@ -235,3 +235,64 @@ fn hello_sends_a_framed_ok_first() {
     assert_eq!(&run.stdout[..], b"\0\0\0\x02ok");
     assert_eq!(run.code, Some(1), "{}", run.stderr);
 }
+
+/// Starts `program` moving first on a 9x9 board, waits for its reply (so the message form
+/// is settled as moves only), then sends `late` (a `top` and board of the first message,
+/// arriving after the reply) and closes the input.
+fn after_a_late_view(program: &Program, late: &str) -> (Option<i32>, String) {
+    let mut command = Command::new(&program.command);
+    command
+        .args(&program.args)
+        .envs(program.env.iter().map(|(k, v)| (k, v)))
+        .env_remove("GRAVITY4_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = &program.dir {
+        command.current_dir(dir);
+    }
+    let mut child = command.spawn().expect("the program starts");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"9 9 2 3\n-1 -1\n").unwrap();
+    stdin.flush().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut frame = [0u8; 4];
+    stdout.read_exact(&mut frame).unwrap();
+    let mut reply = vec![0u8; u32::from_be_bytes(frame) as usize];
+    stdout.read_exact(&mut reply).unwrap();
+    stdin.write_all(late.as_bytes()).unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn late_views(program: &Program) {
+    // The first message's view, late: the empty board. Accepted, then the input ends.
+    let empty = format!("{}\n{}\n", ["9"; 9].join(" "), ["0"; 81].join(" "));
+    let (code, stderr) = after_a_late_view(program, &empty);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("end of input"), "{stderr}");
+    // A late view with a stone that was never played: a contradiction.
+    let mut board = ["0"; 81];
+    board[80] = "1";
+    let stone = format!("{}\n{}\n", ["9"; 9].join(" "), board.join(" "));
+    let (code, stderr) = after_a_late_view(program, &stone);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("contradicts the moves"), "{stderr}");
+}
+
+#[test]
+fn binary_checks_a_view_that_comes_after_its_reply() {
+    late_views(&Program::binary(50));
+}
+
+#[test]
+fn package_checks_a_view_that_comes_after_its_reply() {
+    let Some(dir) = package() else { return };
+    late_views(&Program::python(dir.path(), 50));
+}

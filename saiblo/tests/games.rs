@@ -103,8 +103,10 @@ fn package_plays_the_binary() {
     plays_itself(&binary, &python, &[Form::MovesOnly], 37);
 }
 
-/// At the default budget (2000 ms) the first reply, start-up included, stays inside 3 s.
-fn first_move_within_limit(mut program: Program) -> Vec<Duration> {
+/// At the default budget (2000 ms) the first reply, start-up included, stays inside 3 s, in
+/// each of `cases` (message form, whether the program moves first). Moving first with moves
+/// only is the slowest case: the first message's wait for a board is part of it.
+fn first_move_within_limit(mut program: Program, cases: &[(Form, bool)]) -> Vec<Duration> {
     program.env.clear();
     program.env.push(("GRAVITY4_MOVE_MS".into(), "2000".into()));
     let board = Board {
@@ -113,7 +115,7 @@ fn first_move_within_limit(mut program: Program) -> Vec<Duration> {
         blocked: (5, 6),
     };
     let mut times = Vec::new();
-    for (form, moves_first) in [(Form::MovesOnly, true), (Form::ThreeLines, false)] {
+    for &(form, moves_first) in cases {
         let conduct: Conduct = first_reply(&program, board, form, moves_first);
         assert!(conduct.first_reply < MOVE_LIMIT);
         // It then sees its input close mid-game: one line, an error status, no panic.
@@ -130,7 +132,8 @@ fn first_move_within_limit(mut program: Program) -> Vec<Duration> {
 
 #[test]
 fn binary_first_move_at_the_default_budget_is_inside_3s() {
-    let times = first_move_within_limit(Program::binary(0));
+    let cases = [(Form::MovesOnly, true), (Form::ThreeLines, false)];
+    let times = first_move_within_limit(Program::binary(0), &cases);
     // The budget is used, not skipped: the search runs about 2 s.
     assert!(
         times.iter().all(|t| *t >= Duration::from_millis(1900)),
@@ -141,5 +144,6 @@ fn binary_first_move_at_the_default_budget_is_inside_3s() {
 #[test]
 fn package_first_move_at_the_default_budget_is_inside_3s() {
     let Some(dir) = package() else { return };
-    first_move_within_limit(Program::python(dir.path(), 0));
+    // One case: a Python start-up on a loaded machine is the least predictable part.
+    first_move_within_limit(Program::python(dir.path(), 0), &[(Form::MovesOnly, true)]);
 }
