@@ -64,7 +64,7 @@ strip --strip-debug -o "$stage/libgravity4.so" "$library" 2>/dev/null || cp "$li
 (cd "$stage" && zip -q -X -j "../gravity4-saiblo.zip" main.py libgravity4.so)
 
 if [ "$test" = 1 ]; then
-    GRAVITY4_SAIBLO_ZIP="$PWD/$zip" cargo test --release -p gravity4-saiblo --test games --test errors
+    GRAVITY4_SAIBLO_ZIP="$PWD/$zip" cargo test --release -p gravity4-saiblo --test games --test errors -- --nocapture
 fi
 
 glibc=$(objdump -T "$stage/libgravity4.so" | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1)
