@@ -12,6 +12,9 @@
 //! - For the strong profile, the exact endgame solver's table: its bounds are facts about
 //!   positions (keyed with the side to move), so an attempt that ran out of time leaves the
 //!   next one a head start. A different board empties it.
+//! - For the strong profile with `graph`, the graph of positions: like the tables above,
+//!   its nodes are facts about positions, so the next search starts from whatever it knows
+//!   about its root, however the game got there. A different board empties it.
 //! - For the strong profile, the last search: its root position, the move we chose and the
 //!   tree. If the new position is exactly that root plus our move plus the opponent's reply
 //!   (`lastX, lastY`), the search continues from that grandchild's subtree. Anything else (a
@@ -21,13 +24,15 @@
 //! It all sits behind one mutex; a concurrent second caller gets a fresh arena instead of
 //! waiting.
 
+use crate::position::zobrist::position_key;
 use crate::position::{Position, centre_first};
 use crate::request::Request;
 use crate::search::endgame::{self, EndgameTable};
+use crate::search::graph::Graph;
 use crate::search::transpositions::Transpositions;
 use crate::search::tree::NodeKind;
 use crate::search::tree::{ROOT, Tree};
-use crate::search::{Profile, SearchLimits, SearchReport, strong, uct};
+use crate::search::{Profile, SearchLimits, SearchReport, mcgs, strong, uct};
 use crate::settings::Settings;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -42,6 +47,9 @@ struct Session {
     graph: Transpositions,
     /// The exact solver's bounds (strong profile); kept while the board stays the same.
     endgame: EndgameTable,
+    /// The graph search's positions (strong profile with `graph`); kept while the board
+    /// stays the same.
+    positions: Graph,
     last: Option<LastSearch>,
 }
 
@@ -104,19 +112,24 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
                         Some(Endgame::Excluded(losing)) => losing,
                         _ => 0,
                     };
-                    // A kept tree keeps its statistics; its root children the endgame solver
-                    // proved lost are marked so selection and the final choice skip them.
-                    tree.mark_root_losses(losing);
-                    let report = strong::search(
-                        &request.position,
-                        losing,
-                        tree,
-                        graph,
-                        config,
-                        &limits,
-                        &mut rng,
-                    );
-                    (report, reused)
+                    if config.techniques.graph {
+                        search_graph(request, settings, losing, &mut session.positions, &mut rng)
+                    } else {
+                        // A kept tree keeps its statistics; its root children the endgame
+                        // solver proved lost are marked so selection and the final choice
+                        // skip them.
+                        tree.mark_root_losses(losing);
+                        let report = strong::search(
+                            &request.position,
+                            losing,
+                            tree,
+                            graph,
+                            config,
+                            &limits,
+                            &mut rng,
+                        );
+                        (report, reused)
+                    }
                 }
             }
         }
@@ -141,6 +154,39 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
         log_line(request, &report, config.profile, reused);
     }
     report.col
+}
+
+/// Runs the graph search for `request`, continuing from what the kept graph knows about its
+/// position (or from nothing without `reuse`); returns the report and the visits the root
+/// already had.
+fn search_graph(
+    request: &Request,
+    settings: &Settings,
+    losing: u16,
+    positions: &mut Graph,
+    rng: &mut SmallRng,
+) -> (Option<SearchReport>, u32) {
+    if !settings.search.techniques.reuse {
+        positions.clear();
+    }
+    let root_key = position_key(request.position.stones_key(), request.position.to_move());
+    let known = positions
+        .find(root_key)
+        .map_or(0, |id| positions.node(id).visits);
+    let limits = SearchLimits {
+        deadline: request.entry + settings.budget,
+        max_iterations: None,
+        memory_bytes: settings.graph_bytes,
+    };
+    let report = mcgs::search(
+        &request.position,
+        losing,
+        positions,
+        &settings.search,
+        &limits,
+        rng,
+    );
+    (report, known)
 }
 
 /// Share of the move budget the exact solver may use before MCTS takes over: small, because

@@ -16,6 +16,11 @@ pub const DEFAULT_MOVE_MS: u64 = 2000;
 /// Tree memory cap: 256 MiB keeps the whole library far below the online platform's ~1 GB.
 pub const DEFAULT_TREE_BYTES: usize = 256 << 20;
 
+/// Graph memory cap (the strong profile with `graph`): nodes, edges and the position index
+/// together. 384 MiB holds about four million positions, several moves' searches at 2 s, and
+/// keeps the library's peak below 512 MB (the tree is not allocated when the graph plays).
+pub const DEFAULT_GRAPH_BYTES: usize = 384 << 20;
+
 /// Transposition table size: 2^21 positions of 16 bytes, room for several moves' searches
 /// (a 2 s strong search adds well under a million positions).
 pub const DEFAULT_TABLE_BYTES: usize = 32 << 20;
@@ -30,7 +35,7 @@ pub const ENV_PROFILE: &str = "GRAVITY4_PROFILE";
 
 /// Environment variable switching techniques of the strong profile off, for measuring each
 /// one on its own: a comma list of `tactical-playouts`, `keep-threats`, `reuse`, `endgame`,
-/// `transpositions`, `threat-sequences`, `reply-sequences`, `early-stop`.
+/// `transpositions`, `threat-sequences`, `reply-sequences`, `early-stop`, `graph`.
 pub const ENV_DISABLE: &str = "GRAVITY4_DISABLE";
 
 /// Environment variable switching on techniques that are off by default (the same names as
@@ -50,6 +55,8 @@ pub struct Settings {
     pub tree_bytes: usize,
     /// Bytes of the strong profile's transposition table.
     pub table_bytes: usize,
+    /// Bytes of the graph search's positions.
+    pub graph_bytes: usize,
     /// Print one `key=value` line per call on stderr.
     pub log: bool,
     /// The search that plays: [`SearchConfig::strong`] unless the environment says otherwise.
@@ -75,6 +82,7 @@ impl Settings {
             budget: Duration::from_millis(budget_ms),
             tree_bytes: DEFAULT_TREE_BYTES,
             table_bytes: DEFAULT_TABLE_BYTES,
+            graph_bytes: DEFAULT_GRAPH_BYTES,
             log: std::env::var(ENV_LOG).is_ok_and(|v| v == "1"),
             search: search_config(|name| std::env::var(name).ok()),
         }

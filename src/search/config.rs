@@ -66,6 +66,9 @@ pub struct Techniques {
     /// Stop before the deadline once the most visited move cannot be overtaken, or when the
     /// move is forced (one candidate).
     pub early_stop: bool,
+    /// Search a graph of positions (Monte-Carlo graph search, [`super::mcgs`]) instead of a
+    /// tree: one node per position, kept between moves on one board.
+    pub graph: bool,
 }
 
 /// The field of [`Techniques`] a switch name turns on or off.
@@ -86,6 +89,7 @@ impl Techniques {
         threat_sequences: true,
         reply_sequences: false,
         early_stop: false,
+        graph: false,
     };
 
     /// None at all: the classic profile, which plays random playouts on a fresh tree and
@@ -99,10 +103,11 @@ impl Techniques {
         threat_sequences: false,
         reply_sequences: false,
         early_stop: false,
+        graph: false,
     };
 
     /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
-    pub const SWITCHES: [(&'static str, Switch); 8] = [
+    pub const SWITCHES: [(&'static str, Switch); 9] = [
         ("tactical-playouts", |t| &mut t.tactical_playouts),
         ("keep-threats", |t| &mut t.keep_threats),
         ("reuse", |t| &mut t.reuse),
@@ -111,6 +116,7 @@ impl Techniques {
         ("threat-sequences", |t| &mut t.threat_sequences),
         ("reply-sequences", |t| &mut t.reply_sequences),
         ("early-stop", |t| &mut t.early_stop),
+        ("graph", |t| &mut t.graph),
     ];
 
     /// [`Self::DEFAULT`] with the techniques named in the comma lists `enable` switched on,

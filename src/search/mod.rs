@@ -13,6 +13,9 @@
 //! - [`playout`]: finishing the game, random or tactical.
 //! - [`uct`]: the classic profile, plain UCT: the course report's baseline.
 //! - [`strong`]: the strong profile, UCT with proofs (MCTS-solver) and tactics.
+//! - [`graph`] and [`mcgs`]: the strong profile on a graph of positions instead of a tree
+//!   (Monte-Carlo graph search; `GRAVITY4_ENABLE=graph`): one node per position, whatever
+//!   the move order, kept between moves on one board.
 //! - [`threat_sequence`]: wins forced by a chain of threats, proven at expansion.
 //! - [`transpositions`]: statistics per position, shared by the move orders reaching it.
 //! - [`endgame`]: the exact alpha-beta solver for the last few empty cells (the only
@@ -20,6 +23,8 @@
 
 pub mod config;
 pub mod endgame;
+pub mod graph;
+pub mod mcgs;
 pub mod playout;
 pub mod strong;
 pub mod threat_sequence;
