@@ -30,6 +30,11 @@
 #   scripts/strength.sh forced  a forced move (one candidate) searching its whole budget
 #                               vs commit 79736f9 (played at once), at GRAVITY4_MOVE_MS=200,
 #                               same SPRT, seed 71
+#   scripts/strength.sh graph   the graph search (GRAVITY4_ENABLE=graph) vs the default of
+#                               commit d600866 at GRAVITY4_MOVE_MS=200, same SPRT, seed 3101
+#   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
+#                               names the run) vs d600866's default at 2000 ms, 100 boards,
+#                               seed 2201, one game at a time; RESUME=1 continues the run
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh ladder  default vs every rung of target/ladder (run
 #                               scripts/build-ladder.sh first) at GRAVITY4_MOVE_MS
@@ -162,6 +167,29 @@ forced)
     # against commit 79736f9, which played it at the first clock check (seed 71).
     vs_commit 17-forced-moves forced 79736f9 200 71
     ;;
+graph)
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+    # Step 18, a hint: the graph search (GRAVITY4_ENABLE=graph) against the default of
+    # d600866, the library before issue 17's work (seed 3101).
+    ours=$(copy_of "$LIB" graph)
+    base=$(copy_of "$(library_at d600866)" d600866)
+    sprt_match "18-graph-$GRAVITY4_MOVE_MS" "$ours@GRAVITY4_ENABLE=graph" "$base" 200 3101
+    ;;
+vs-d600866)
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
+    # Issue 17's measure: this build (with SWITCHES, e.g. GRAVITY4_ENABLE=graph) against the
+    # default of d600866 at the full 2 s, 100 boards (200 games), one game at a time. It takes
+    # hours: RESUME=1 continues the run directory of the same TAG instead of starting over.
+    tag=${TAG:-default} dir=$OUT/full-vs-d600866-${TAG:-default}
+    ours=$(copy_of "$LIB" "$tag") && ours=$ours${SWITCHES:+@$SWITCHES}
+    base=$(copy_of "$(library_at d600866)" d600866)
+    if [ "${RESUME:-0}" = 1 ] && [ -d "$dir" ]; then where=(--resume "$dir"); else
+        rm -rf "$dir" && where=(--out "$dir")
+    fi
+    one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
+    "$JUDGE" match "$ours" "$base" --pairs "${FULL_PAIRS:-100}" --seed 2201 -q \
+        "${one[@]}" "${where[@]}"
+    ;;
 full)
     export GRAVITY4_MOVE_MS=2000
     rm -rf "$OUT/full-default-vs-classic"
@@ -182,7 +210,7 @@ ladder)
         --out "$OUT/$name" -q "${CONCURRENCY[@]}"
     ;;
 *)
-    echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|full|ladder" >&2
+    echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|vs-d600866|full|ladder" >&2
     exit 2
     ;;
 esac
