@@ -296,3 +296,36 @@ fn package_checks_a_view_that_comes_after_its_reply() {
     let Some(dir) = package() else { return };
     late_views(&Program::python(dir.path(), 50));
 }
+
+#[test]
+fn package_hello_sends_a_framed_ok_first() {
+    let Some(dir) = package() else { return };
+    // What `scripts/saiblo-package.sh --hello` does to the zipped copy.
+    let path = dir.path().join("main.py");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\nSEND_HELLO = False\n"));
+    std::fs::write(
+        &path,
+        text.replace("\nSEND_HELLO = False\n", "\nSEND_HELLO = True\n"),
+    )
+    .unwrap();
+    let run = run(&Program::python(dir.path(), 50), "", false);
+    assert_eq!(&run.stdout[..], b"\0\0\0\x02ok");
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+}
+
+/// The platform's Python may be old: main.py keeps to Python 3.6's grammar (checked by
+/// Python's own parser, which knows the grammar of earlier versions since 3.8).
+#[test]
+fn main_py_is_python_3_6() {
+    let main = concat!(env!("CARGO_MANIFEST_DIR"), "/package/main.py");
+    let check = "import ast, sys; ast.parse(open(sys.argv[1]).read(), feature_version=(3, 6))";
+    let status = Command::new("python3")
+        .args(["-c", check, main])
+        .status()
+        .expect("python3 runs");
+    assert!(
+        status.success(),
+        "main.py uses grammar newer than Python 3.6"
+    );
+}
