@@ -59,13 +59,18 @@ if [ "$hello" = 1 ]; then
 fi
 # Debug sections are of no use on the platform and the upload limit is 64 MB.
 strip --strip-debug -o "$stage/libgravity4.so" "$library" 2>/dev/null || cp "$library" "$stage/libgravity4.so"
-# -j: both files at the zip's root, where the platform looks for main.py; -X: no uid/gid
-# extras, so the zip depends only on the two files.
-(cd "$stage" && zip -q -X -j "../gravity4-saiblo.zip" main.py libgravity4.so)
+# Both files at the zip's root, where the platform looks for main.py. Python's zipfile
+# rather than zip(1): python3 is needed for the tests anyway, zip may not be installed.
+(cd "$stage" && python3 -m zipfile -c "../gravity4-saiblo.zip" main.py libgravity4.so)
 
 if [ "$test" = 1 ]; then
     GRAVITY4_SAIBLO_ZIP="$PWD/$zip" cargo test --release -p gravity4-saiblo --test games --test errors -- --nocapture
 fi
 
-glibc=$(objdump -T "$stage/libgravity4.so" | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1)
-echo "saiblo-package.sh: $zip ($(du -k "$zip" | cut -f1) KiB): main.py + libgravity4.so, which needs ${glibc/_/ } or newer and Python 3.6+"
+if command -v objdump >/dev/null; then
+    glibc=$(objdump -T "$stage/libgravity4.so" | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1)
+    needs="${glibc/_/ } or newer"
+else
+    needs="a glibc objdump (binutils) would name"
+fi
+echo "saiblo-package.sh: $zip ($(du -k "$zip" | cut -f1) KiB): main.py + libgravity4.so, which needs $needs and Python 3.6+"
