@@ -9,6 +9,8 @@
 //! [`Position::play`], [`Position::is_game_over`], [`Position::result`] and its `Display`.
 //! A player needs an [`Engine`] from [`Profile::engine`].
 
+#![warn(missing_docs)]
+
 pub mod bitboard;
 pub mod position;
 pub mod protocol;

@@ -1,7 +1,7 @@
 //! Monte-Carlo tree search: one tree, configured as the `classic` baseline or the `strong`
 //! engine (see [`Config`]).
 //!
-//! The tree is an arena of [`Node`]s linked by indices (first child, next sibling, parent).
+//! The tree is an arena of `Node`s linked by indices (first child, next sibling, parent).
 //! A node keeps the moves it has not expanded yet as a mask, so an iteration expands exactly
 //! one child, as the seed does. Every statistic is kept from the view of the side that moved
 //! into the node, so selection at a node maximises its children's means directly. A pass is an
