@@ -35,15 +35,14 @@ pub fn choose_with_share(request: &Request, permille: u32) -> usize {
 pub const LADDER_SEARCH: SearchConfig = SearchConfig {
     profile: Profile::Strong,
     exploration: 0.8,
+    // Named switches on, everything else off: a technique added to the library later stays
+    // out of the ladder unless it is named here.
     techniques: Techniques {
         tactical_playouts: true,
-        keep_threats: false,
         reuse: true,
         endgame: true,
-        transpositions: false,
-        threat_sequences: false,
-        reply_sequences: false,
         early_stop: true,
+        ..Techniques::NONE
     },
 };
 
