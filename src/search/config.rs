@@ -69,6 +69,10 @@ pub struct Techniques {
     /// Search a graph of positions (Monte-Carlo graph search, [`super::mcgs`]) instead of a
     /// tree: one node per position, kept between moves on one board.
     pub graph: bool,
+    /// Graph search only: an edge into a position visited more often than the edge itself
+    /// (searched through other move orders) takes the position's value without a playout
+    /// until it catches up (KataGo's MCGS). Without it every iteration ends in a playout.
+    pub catch_up: bool,
 }
 
 /// The field of [`Techniques`] a switch name turns on or off.
@@ -90,6 +94,7 @@ impl Techniques {
         reply_sequences: false,
         early_stop: false,
         graph: false,
+        catch_up: true,
     };
 
     /// None at all: the classic profile, which plays random playouts on a fresh tree and
@@ -104,10 +109,11 @@ impl Techniques {
         reply_sequences: false,
         early_stop: false,
         graph: false,
+        catch_up: false,
     };
 
     /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
-    pub const SWITCHES: [(&'static str, Switch); 9] = [
+    pub const SWITCHES: [(&'static str, Switch); 10] = [
         ("tactical-playouts", |t| &mut t.tactical_playouts),
         ("keep-threats", |t| &mut t.keep_threats),
         ("reuse", |t| &mut t.reuse),
@@ -117,6 +123,7 @@ impl Techniques {
         ("reply-sequences", |t| &mut t.reply_sequences),
         ("early-stop", |t| &mut t.early_stop),
         ("graph", |t| &mut t.graph),
+        ("catch-up", |t| &mut t.catch_up),
     ];
 
     /// [`Self::DEFAULT`] with the techniques named in the comma lists `enable` switched on,

@@ -272,7 +272,7 @@ fn descend<R: RngCore>(
             return (Leaf::Proven, child, depth);
         }
         let c = graph.node(child);
-        if c.visits > edge.visits && c.kind == NodeKind::Open {
+        if config.techniques.catch_up && c.visits > edge.visits && c.kind == NodeKind::Open {
             return (Leaf::Known, child, depth);
         }
         node = child;
