@@ -87,6 +87,11 @@ pub struct Game {
 /// Applies one wire move for the side to move, with a message naming the turn on failure.
 fn apply(pos: &Position, cell: Cell, what: &str) -> Result<Position, String> {
     let mv = cell.to_move()?;
+    if mv == Move::Pass && pos.is_game_over() {
+        // After the end both sides can only "pass"; a platform that asks once more gets a
+        // pass back rather than an error.
+        return Ok(*pos);
+    }
     pos.play(mv)
         .map_err(|e| format!("{what} ({}, {}): {e}\n{pos}", cell.x, cell.y))
 }
@@ -348,6 +353,14 @@ mod tests {
             .to_move()
             .unwrap();
         assert!(Position::start(Rule::NoAdjacent).is_legal(mv));
+    }
+
+    #[test]
+    fn a_pass_after_the_end_is_accepted() {
+        let over = Position::from_parts(u64::MAX, 0, Color::White, None, Rule::Standard).unwrap();
+        assert!(over.is_game_over());
+        assert_eq!(apply(&over, Cell { x: -1, y: -1 }, "request"), Ok(over));
+        assert!(apply(&over, Cell { x: 0, y: 0 }, "request").is_err());
     }
 
     #[test]
