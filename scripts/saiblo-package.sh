@@ -35,6 +35,15 @@ done
 # (GRAVITY4_SAIBLO_GLIBC to change), so it loads on older platforms than this machine;
 # without it, against this machine's glibc.
 glibc_floor=${GRAVITY4_SAIBLO_GLIBC:-2.17}
+# Both come from PyPI as ordinary packages (zig's toolchain ships inside the ziglang wheel);
+# GRAVITY4_SAIBLO_NO_INSTALL=1 skips the attempt.
+if ! command -v cargo-zigbuild >/dev/null && [ "${GRAVITY4_SAIBLO_NO_INSTALL:-0}" != 1 ] &&
+    command -v python3 >/dev/null; then
+    echo "saiblo-package.sh: installing ziglang and cargo-zigbuild with pip (for glibc $glibc_floor)" >&2
+    python3 -m pip install --quiet ziglang cargo-zigbuild >&2 ||
+        echo "saiblo-package.sh: pip could not install them" >&2
+    hash -r
+fi
 if command -v cargo-zigbuild >/dev/null; then
     # A target directory of its own: nothing in it is shared with host builds anyway, and
     # it does not wait on the lock of other cargo runs in target/.
