@@ -204,21 +204,27 @@ impl Graph {
         (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & (self.slots.len() - 1)
     }
 
+    /// Where `key` is: its node, or the empty slot where it would go.
+    #[inline]
+    fn probe(&self, key: u64) -> Result<GraphId, usize> {
+        let mask = self.slots.len() - 1;
+        let mut slot = self.slot_of(key);
+        loop {
+            match self.slots[slot] {
+                0 => return Err(slot),
+                id if self.nodes[id as usize - 1].key == key => return Ok(id - 1),
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+    }
+
     /// The node of the position with `key`, if the graph has it.
     #[inline]
     pub fn find(&self, key: u64) -> Option<GraphId> {
         if self.slots.is_empty() {
             return None;
         }
-        let mask = self.slots.len() - 1;
-        let mut slot = self.slot_of(key);
-        loop {
-            match self.slots[slot] {
-                0 => return None,
-                id if self.nodes[id as usize - 1].key == key => return Some(id - 1),
-                _ => slot = (slot + 1) & mask,
-            }
-        }
+        self.probe(key).ok()
     }
 
     /// The node of the position with `key`, created unvisited if new; `None` when the graph
@@ -228,15 +234,10 @@ impl Graph {
         if self.slots.is_empty() {
             return None;
         }
-        let mask = self.slots.len() - 1;
-        let mut slot = self.slot_of(key);
-        loop {
-            match self.slots[slot] {
-                0 => break,
-                id if self.nodes[id as usize - 1].key == key => return Some(id - 1),
-                _ => slot = (slot + 1) & mask,
-            }
-        }
+        let slot = match self.probe(key) {
+            Ok(id) => return Some(id),
+            Err(slot) => slot,
+        };
         if self.nodes.len() >= self.max_nodes {
             return None;
         }
@@ -297,13 +298,10 @@ impl Graph {
         self.nodes = nodes;
         self.edges = edges;
         self.slots.fill(0);
-        let mask = self.slots.len() - 1;
-        for (id, node) in self.nodes.iter().enumerate() {
-            let mut slot = self.slot_of(node.key);
-            while self.slots[slot] != 0 {
-                slot = (slot + 1) & mask;
+        for id in 0..self.nodes.len() {
+            if let Err(slot) = self.probe(self.nodes[id].key) {
+                self.slots[slot] = id as u32 + 1;
             }
-            self.slots[slot] = id as u32 + 1;
         }
     }
 }

@@ -22,7 +22,7 @@ use super::playout::{random_playout, tactical_playout};
 use super::threat_sequence::wins_by_threats;
 use super::tree::NodeKind;
 use super::ucb::{CLOCK_EVERY, MAX_PATH, UcbTables};
-use super::{SearchConfig, SearchLimits, SearchReport};
+use super::{SearchConfig, SearchLimits, SearchReport, decided};
 use crate::position::zobrist::position_key;
 use crate::position::{MAX_SIZE, Position, centre_first};
 use crate::threats::ThreatPosition;
@@ -84,7 +84,13 @@ pub fn search<R: RngCore>(
         if iterations > 0 && iterations.is_multiple_of(CLOCK_EVERY) {
             let now = Instant::now();
             if now >= limits.deadline
-                || decided(graph, root_id, config, limits, iterations, start, now)
+                || decided(
+                    graph.edges(root_id).iter().map(|e| (e.kind, e.visits)),
+                    config,
+                    limits,
+                    iterations,
+                    (start, now),
+                )
             {
                 break;
             }
@@ -141,42 +147,6 @@ fn exclude_root_moves(graph: &mut Graph, root_id: GraphId, root: &ThreatPosition
             graph.edge_mut(e).kind = kind;
         }
     }
-}
-
-/// True when the search should stop before its deadline: the root has a proven winning
-/// move, or (with `config.early_stop`) one candidate, or a leader the time left cannot
-/// overtake. As in the tree search, fixed-work runs do exactly their work.
-fn decided(
-    graph: &Graph,
-    root: GraphId,
-    config: &SearchConfig,
-    limits: &SearchLimits,
-    iterations: u64,
-    start: Instant,
-    now: Instant,
-) -> bool {
-    let edges = graph.edges(root);
-    if edges.iter().any(|e| e.kind == NodeKind::Win) {
-        return true;
-    }
-    if limits.max_iterations.is_some() || !config.techniques.early_stop {
-        return false;
-    }
-    if edges.len() == 1 {
-        return true;
-    }
-    let (mut first, mut second) = (0u32, 0u32);
-    for e in edges.iter().filter(|e| e.kind != NodeKind::Loss) {
-        if e.visits > first {
-            second = first;
-            first = e.visits;
-        } else if e.visits > second {
-            second = e.visits;
-        }
-    }
-    let elapsed = now.duration_since(start).as_secs_f64().max(1e-6);
-    let left = limits.deadline.saturating_duration_since(now).as_secs_f64();
-    f64::from(first - second) > iterations as f64 / elapsed * left
 }
 
 /// Walks from the root to a leaf, playing the moves on `scratch` and recording each

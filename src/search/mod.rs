@@ -60,6 +60,43 @@ impl SearchLimits {
     }
 }
 
+/// True when a search should stop before its deadline, given each root move's proof and
+/// visits: a move is proven to win, or (with the early stop) the move is forced or the most
+/// visited move leads the runner-up by more visits than the time left can give.
+///
+/// Fixed-work runs (tests, benches) do exactly the work asked. Without the early stop a
+/// forced move still searches its whole budget: the move cannot change, but the budget
+/// cannot be banked either, and the search below it is what reuse hands to our next move.
+pub(crate) fn decided(
+    moves: impl Iterator<Item = (NodeKind, u32)> + Clone,
+    config: &SearchConfig,
+    limits: &SearchLimits,
+    iterations: u64,
+    (start, now): (Instant, Instant),
+) -> bool {
+    if moves.clone().any(|(kind, _)| kind == NodeKind::Win) {
+        return true;
+    }
+    if limits.max_iterations.is_some() || !config.techniques.early_stop {
+        return false;
+    }
+    if moves.clone().count() == 1 {
+        return true;
+    }
+    let (mut first, mut second) = (0u32, 0u32);
+    for (_, visits) in moves.filter(|&(kind, _)| kind != NodeKind::Loss) {
+        if visits > first {
+            second = first;
+            first = visits;
+        } else if visits > second {
+            second = visits;
+        }
+    }
+    let elapsed = now.duration_since(start).as_secs_f64().max(1e-6);
+    let left = limits.deadline.saturating_duration_since(now).as_secs_f64();
+    f64::from(first - second) > iterations as f64 / elapsed * left
+}
+
 /// The outcome of one search.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchReport {
@@ -120,5 +157,57 @@ pub(crate) mod testing {
             assert!(!pos.play(c));
         }
         pos
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn early_stop_only_when_asked_and_the_leader_cannot_be_overtaken() {
+        let mut moves = [
+            (NodeKind::Open, 1000),
+            (NodeKind::Open, 10),
+            (NodeKind::Open, 5),
+        ];
+        let start = Instant::now();
+        let now = start + Duration::from_secs(1);
+        let limits = |left_ms| SearchLimits {
+            deadline: now + Duration::from_millis(left_ms),
+            max_iterations: None,
+            memory_bytes: 1 << 20,
+        };
+        let mut on = SearchConfig::strong();
+        on.techniques.early_stop = true;
+        let at = (start, now);
+        // 1015 iterations in 1 s: half a second more brings about 508, less than the lead
+        // of 990; two seconds more could overtake.
+        assert!(decided(moves.iter().copied(), &on, &limits(500), 1015, at));
+        assert!(!decided(
+            moves.iter().copied(),
+            &on,
+            &limits(2000),
+            1015,
+            at
+        ));
+        let mut off = on;
+        off.techniques.early_stop = false;
+        assert!(!decided(
+            moves.iter().copied(),
+            &off,
+            &limits(500),
+            1015,
+            at
+        ));
+        // A proven win at the root stops either way.
+        moves[2].0 = NodeKind::Win;
+        assert!(decided(
+            moves.iter().copied(),
+            &off,
+            &limits(2000),
+            1015,
+            at
+        ));
     }
 }

@@ -31,7 +31,7 @@ use super::threat_sequence::wins_by_threats;
 use super::transpositions::Transpositions;
 use super::tree::{NodeId, NodeKind, ROOT, Tree};
 use super::ucb::{CLOCK_EVERY, MAX_PATH, UcbTables, backup, select_child};
-use super::{SearchConfig, SearchLimits, SearchReport};
+use super::{SearchConfig, SearchLimits, SearchReport, decided};
 use crate::position::zobrist::position_key;
 use crate::position::{Position, centre_first};
 use crate::threats::ThreatPosition;
@@ -83,7 +83,15 @@ pub fn search<R: RngCore>(
         // arrives past its deadline answers with a move.
         if iterations > 0 && iterations.is_multiple_of(CLOCK_EVERY) {
             let now = Instant::now();
-            if now >= limits.deadline || decided(tree, config, iterations, start, now, limits) {
+            if now >= limits.deadline
+                || decided(
+                    tree.children(ROOT).iter().map(|c| (c.kind, c.visits)),
+                    config,
+                    limits,
+                    iterations,
+                    (start, now),
+                )
+            {
                 break;
             }
         }
@@ -117,49 +125,6 @@ pub fn search<R: RngCore>(
         iterations,
         nodes: tree.len(),
     })
-}
-
-/// True when the search should stop before its deadline: the root has a proven winning
-/// move, or (with the early stop) it has one candidate or the most visited child leads
-/// the runner-up by more visits than the time left can give.
-///
-/// Without the early stop a forced move (one candidate) still searches its whole budget:
-/// the move cannot change, but the budget cannot be banked either, and the search below
-/// the forced move is the subtree that tree reuse hands to our next move.
-fn decided(
-    tree: &Tree,
-    config: &SearchConfig,
-    iterations: u64,
-    start: Instant,
-    now: Instant,
-    limits: &SearchLimits,
-) -> bool {
-    let children = tree.children(ROOT);
-    let live = || children.iter().filter(|c| c.kind != NodeKind::Loss);
-    if children.iter().any(|c| c.kind == NodeKind::Win) {
-        return true;
-    }
-    // Fixed-work runs (tests, benches) do exactly the work asked; without the early stop
-    // the search uses its whole budget.
-    if limits.max_iterations.is_some() || !config.techniques.early_stop {
-        return false;
-    }
-    if children.len() == 1 {
-        return true;
-    }
-    let (mut first, mut second) = (0u32, 0u32);
-    for c in live() {
-        if c.visits > first {
-            second = first;
-            first = c.visits;
-        } else if c.visits > second {
-            second = c.visits;
-        }
-    }
-    let elapsed = now.duration_since(start).as_secs_f64().max(1e-6);
-    let left = limits.deadline.saturating_duration_since(now).as_secs_f64();
-    let still_to_come = iterations as f64 / elapsed * left;
-    f64::from(first - second) > still_to_come
 }
 
 /// With reply sequences, a node's children are checked for the opponent's chains on the
@@ -630,36 +595,5 @@ mod tests {
             [0, 2, 3, 5].iter().any(|&c| without[c] == NodeKind::Open),
             "{without:?}"
         );
-    }
-
-    #[test]
-    fn early_stop_only_when_asked_and_the_leader_cannot_be_overtaken() {
-        let mut tree = Tree::default();
-        tree.prepare(1 << 20);
-        assert!(tree.expand_columns(ROOT, &[0, 1, 2], 0b111));
-        for (col, visits) in [(0, 1000), (1, 10), (2, 5)] {
-            let child = tree.child_by_col(ROOT, col).unwrap();
-            tree.node_mut(child).visits = visits;
-        }
-        let start = Instant::now();
-        let now = start + std::time::Duration::from_secs(1);
-        let limits = |left_ms| SearchLimits {
-            deadline: now + std::time::Duration::from_millis(left_ms),
-            max_iterations: None,
-            memory_bytes: 1 << 20,
-        };
-        let mut on = SearchConfig::strong();
-        on.techniques.early_stop = true;
-        // 1015 iterations in 1 s: half a second more brings about 508, less than the lead
-        // of 990; two seconds more could overtake.
-        assert!(decided(&tree, &on, 1015, start, now, &limits(500)));
-        assert!(!decided(&tree, &on, 1015, start, now, &limits(2000)));
-        let mut off = on;
-        off.techniques.early_stop = false;
-        assert!(!decided(&tree, &off, 1015, start, now, &limits(500)));
-        // A proven win at the root stops either way.
-        let win = tree.child_by_col(ROOT, 2).unwrap();
-        tree.node_mut(win).kind = NodeKind::Win;
-        assert!(decided(&tree, &off, 1015, start, now, &limits(2000)));
     }
 }
