@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use gravity4_judge::schedule::Shard;
 
 /// Isolated, statistically honest tournaments of course-ABI Connect-4 libraries.
 ///
@@ -36,6 +37,13 @@ pub enum Command {
     /// Print the table of a run and write DIR/report.html again from DIR/games.jsonl (a run
     /// that was stopped or is still running gets its summary.json from its complete pairs).
     Report(ReportArgs),
+    /// Put the shards of a run (`--shard I/N`) back together into one run directory, as
+    /// the unsharded run would have written it; refuses parts of different runs or
+    /// builds, and warns about missing shards.
+    Merge(MergeArgs),
+    /// Games done per shard and overall, the table and the SPRT over all shards (read
+    /// only). Exit status: 0, or 10 when the SPRT accepted H0 and 11 when it accepted H1.
+    Status(StatusArgs),
     /// Internal: the child process that hosts one library.
     #[command(hide = true)]
     Host(HostArgs),
@@ -124,6 +132,25 @@ pub struct ReportArgs {
     pub dir: PathBuf,
 }
 
+/// `judge merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' run directories.
+    #[arg(required = true, num_args = 1..)]
+    pub dirs: Vec<PathBuf>,
+    /// The merged run directory to write (must not hold a run).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// `judge status`.
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// The shards' run directories (running, stopped or done).
+    #[arg(required = true, num_args = 1..)]
+    pub dirs: Vec<PathBuf>,
+}
+
 /// Options every tournament takes.
 #[derive(Debug, Args, Clone)]
 pub struct Common {
@@ -153,6 +180,10 @@ pub struct Common {
     /// (a board with one of its two games done is replayed whole).
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
+    /// Play only part I of N of the schedule (whole boards; needs --seed, so that every
+    /// shard draws the same schedule). Put the parts together with `judge merge`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,

@@ -13,9 +13,10 @@ use crate::players::{self, LogSink, ProcessSettings, Roster};
 use crate::record::GameLog;
 use crate::report::progress::Progress;
 use crate::report::{ReportWriter, html, table};
-use crate::results;
-use crate::run_dir::{RunDir, RunInfo};
-use crate::schedule::{self, Mode};
+use crate::results::{self, SprtReading};
+use crate::run_dir::{MergeInfo, MergedPart, PlayerFile, RunDir, RunInfo};
+use crate::schedule::{self, Mode, Shard};
+use crate::shards::{self, Parts};
 use crate::stats::SprtParams;
 use crate::tournament::{self, Plan, Settings};
 
@@ -47,9 +48,14 @@ pub struct TournamentOptions {
     pub resume: Option<PathBuf>,
     /// No progress bar.
     pub quiet: bool,
-    /// Stop a match once this SPRT decides.
+    /// Stop a match once this SPRT decides (recorded only, on a shard of a bigger run).
     pub sprt: Option<SprtParams>,
+    /// Play only this part of the schedule (needs `seed`; a resumed run keeps its own).
+    pub shard: Option<Shard>,
 }
+
+/// What `run.json` records for a player file that could not be read.
+const UNREADABLE: &str = "unreadable";
 
 /// `judge match`, `judge round-robin`, `judge gauntlet`: plays the tournament into its
 /// run directory, then writes the summary and the report and prints the table.
@@ -61,16 +67,55 @@ pub fn tournament(opts: &TournamentOptions) -> Result<()> {
     players::sweep_stale_scratch();
     let entrants = schedule::entrants(&opts.players)?;
     let pairings = mode.pairings(entrants.len());
-    let (dir, seed) = match &opts.resume {
+    // A file that cannot be read is recorded as such: its player loses by `load`, the
+    // run goes on.
+    let player_files: Vec<PlayerFile> = entrants
+        .iter()
+        .map(|e| {
+            PlayerFile::of(e.spec.file()).unwrap_or_else(|_| PlayerFile {
+                path: e.spec.file().to_path_buf(),
+                sha256: UNREADABLE.into(),
+            })
+        })
+        .collect();
+    let (dir, seed, shard) = match &opts.resume {
         Some(root) => {
             let (dir, info) = RunDir::resume(root, mode, &opts.players, opts.seed)?;
-            (dir, info.seed)
+            if opts.shard.is_some_and(|s| Some(s) != info.shard) {
+                bail!(
+                    "--resume {}: that run is {}; give its --shard or none",
+                    root.display(),
+                    info.shard
+                        .map_or("not sharded".to_string(), |s| format!("shard {s}"))
+                );
+            }
+            // A resumed run plays the same build: mixing two in one log would be
+            // mixing two players under one name.
+            for (old, new) in info.player_files.iter().zip(&player_files) {
+                if old.sha256 != new.sha256 {
+                    bail!(
+                        "--resume {}: {} changed since the run started (sha256 {} then, {} now)",
+                        root.display(),
+                        new.path.display(),
+                        old.sha256,
+                        new.sha256
+                    );
+                }
+            }
+            (dir, info.seed, info.shard)
         }
-        None => (
-            RunDir::create(opts.out.as_deref(), mode)?,
-            opts.seed.unwrap_or_else(clock_seed),
-        ),
+        None => {
+            if opts.shard.is_some() && opts.seed.is_none() {
+                bail!("--shard needs --seed: every shard must draw the same schedule");
+            }
+            (
+                RunDir::create(opts.out.as_deref(), mode)?,
+                opts.seed.unwrap_or_else(clock_seed),
+                opts.shard,
+            )
+        }
     };
+    let whole = shard.is_none_or(Shard::is_whole);
     dir.write_info(&RunInfo {
         mode,
         players: opts.players.clone(),
@@ -82,6 +127,12 @@ pub fn tournament(opts: &TournamentOptions) -> Result<()> {
         reuse_process: opts.reuse_process,
         judge_version: env!("CARGO_PKG_VERSION").to_string(),
         sprt: opts.sprt,
+        player_files,
+        schedule_sha256: Some(schedule::schedule_digest(
+            mode, &entrants, &pairings, opts.pairs, seed,
+        )),
+        shard,
+        merged: None,
     })?;
     std::fs::create_dir_all(dir.logs())
         .with_context(|| format!("creating {}", dir.logs().display()))?;
@@ -107,14 +158,18 @@ pub fn tournament(opts: &TournamentOptions) -> Result<()> {
         reuse_process: opts.reuse_process,
         seed,
         pairs: opts.pairs,
-        sprt: opts.sprt,
+        // A shard cannot stop the others: it plays its whole part, and `judge status`
+        // reads the test over all the shards.
+        sprt: opts.sprt.filter(|_| whole),
+        shard: shard.unwrap_or(Shard::WHOLE),
     };
     let plan = Plan::new(&Connect4, &pairings, &settings, logged);
     eprintln!(
-        "judge {mode}: {} players, {} games to play ({} already logged), seed {seed}, concurrency {}, run directory {}",
+        "judge {mode}: {} players, {} games to play ({} already logged), seed {seed}{}, concurrency {}, run directory {}",
         entrants.len(),
         plan.jobs.len(),
         plan.logged.len(),
+        shard.map_or(String::new(), |s| format!(", shard {s}")),
         settings.concurrency,
         dir.path().display()
     );
@@ -139,6 +194,11 @@ pub fn tournament(opts: &TournamentOptions) -> Result<()> {
         entrants: &entrants,
         pairings: &pairings,
         sprt: opts.sprt.as_ref(),
+        sprt_reading: if whole {
+            SprtReading::Sequential
+        } else {
+            SprtReading::Pooled
+        },
     };
     tournament::play(
         &Connect4,
@@ -177,4 +237,148 @@ pub fn report(dir: &Path) -> Result<()> {
     }
     println!("{}", html::write(&Connect4, &dir)?.display());
     Ok(())
+}
+
+/// `judge merge DIR... --out OUT`: checks that the parts are shards of one run (see
+/// [`shards::open`]), then writes OUT as an unsharded run of the same schedule would
+/// look: games.jsonl in schedule order, run.json (marked as merged, listing the parts),
+/// summary.json (with `missing_games` and `missing_shards`), the players' logs under
+/// `logs/shard-I/`, and report.html; prints the table as `judge report` does. Missing
+/// shards and incomplete parts are merged with a warning on stderr.
+pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<()> {
+    let parts: Parts<Connect4> = shards::open(dirs)?;
+    let warnings = parts.warnings();
+    for w in &warnings {
+        eprintln!("judge merge: warning: {w}");
+    }
+    let dir = RunDir::create(Some(out), parts.info.mode)?;
+    let records = parts.records();
+    let mut info = parts.info.clone();
+    info.shard = None;
+    info.judge_version = env!("CARGO_PKG_VERSION").to_string();
+    info.merged = Some(MergeInfo {
+        parts: parts
+            .parts
+            .iter()
+            .map(|p| MergedPart {
+                dir: p.dir.clone(),
+                shard: p.shard,
+                games: p.records.len() as u64,
+                planned: p.planned,
+            })
+            .collect(),
+        missing_shards: parts.missing_shards.clone(),
+        missing_games: parts.missing_games(),
+    });
+    dir.write_info(&info)?;
+    // Written whole and renamed into place: a merge that fails leaves no half log.
+    let mut text = String::new();
+    for r in &records {
+        text.push_str(&serde_json::to_string(r)?);
+        text.push('\n');
+    }
+    let tmp = dir.path().join("games.jsonl.tmp");
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, dir.games())
+        .with_context(|| format!("writing {}", dir.games().display()))?;
+    for p in &parts.parts {
+        let from = RunDir::at(&p.dir).logs();
+        let Ok(entries) = std::fs::read_dir(&from) else {
+            continue;
+        };
+        let to = dir.logs().join(format!("shard-{}", p.shard.index()));
+        std::fs::create_dir_all(&to).with_context(|| format!("creating {}", to.display()))?;
+        for e in entries.flatten() {
+            std::fs::copy(e.path(), to.join(e.file_name()))
+                .with_context(|| format!("copying {}", e.path().display()))?;
+        }
+    }
+    let run = results::of_run::<Connect4>(&dir)?;
+    dir.write_summary(&run.summary)?;
+    print!("{}", table::render(&run.summary));
+    println!(
+        "\nmerged {} part(s) of {} shard(s): {} of {} games{}",
+        parts.parts.len(),
+        parts.count,
+        records.len(),
+        parts.planned,
+        if warnings.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} missing, see the warnings)", parts.missing_games())
+        }
+    );
+    println!("{}", html::write(&Connect4, &dir)?.display());
+    Ok(())
+}
+
+/// What `judge status` found, as its exit status tells a driver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusCode {
+    /// No SPRT, or it has not decided: exit 0.
+    Undecided,
+    /// The SPRT accepted H0: exit 10 (the remaining shards can be stopped).
+    H0,
+    /// The SPRT accepted H1: exit 11 (the remaining shards can be stopped).
+    H1,
+}
+
+impl StatusCode {
+    /// The process exit status: 0, 10 or 11.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            StatusCode::Undecided => 0,
+            StatusCode::H0 => 10,
+            StatusCode::H1 => 11,
+        }
+    }
+}
+
+/// `judge status DIR...`: reads shards (running, stopped or done; only read, never
+/// written) and prints games done and planned per shard and overall, the table of the
+/// whole pairs so far, and the SPRT over the shards' summed pentanomial counts.
+pub fn status(dirs: &[PathBuf]) -> Result<StatusCode> {
+    let parts: Parts<Connect4> = shards::open(dirs)?;
+    for p in &parts.parts {
+        println!(
+            "shard {:<7} {:>7}/{:<7} games{}  {}",
+            p.shard.to_string(),
+            p.records.len(),
+            p.planned,
+            if p.complete() { " done" } else { "     " },
+            p.dir.display()
+        );
+    }
+    for i in &parts.missing_shards {
+        println!("shard {:<7} not given", format!("{i}/{}", parts.count));
+    }
+    let records = parts.records();
+    println!(
+        "overall       {:>7}/{:<7} games (whole boards)\n",
+        records.len(),
+        parts.planned
+    );
+    let summary = results::summarize(
+        parts.info.mode,
+        &parts.entrants,
+        &parts.pairings,
+        &records,
+        None,
+        SprtReading::Pooled,
+    );
+    print!("{}", table::render(&summary));
+    let Some(params) = parts.info.sprt else {
+        return Ok(StatusCode::Undecided);
+    };
+    let penta = parts.pooled_penta(0);
+    let t = results::sprt_of_penta(&penta, &params);
+    println!(
+        "SPRT {params} over all shards: pentanomial {:?}, LLR {:.3} [{:.3}, {:.3}] after {} pairs -> {}",
+        penta.0, t.llr, t.lower, t.upper, t.pairs, t.decision
+    );
+    Ok(match t.decision {
+        crate::stats::SprtDecision::AcceptH0 => StatusCode::H0,
+        crate::stats::SprtDecision::AcceptH1 => StatusCode::H1,
+        crate::stats::SprtDecision::Continue => StatusCode::Undecided,
+    })
 }

@@ -30,6 +30,7 @@ pub mod report;
 pub mod results;
 pub mod run_dir;
 pub mod schedule;
+pub mod shards;
 pub mod stats;
 pub mod tournament;
 pub mod view;

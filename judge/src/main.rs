@@ -3,7 +3,7 @@
 mod cli;
 
 use anyhow::Result;
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use gravity4_judge::commands::{self, TournamentOptions};
 use gravity4_judge::players::{self, HostSettings};
 use gravity4_judge::schedule::{self, Mode};
@@ -51,6 +51,11 @@ fn main() -> Result<()> {
             game: args.game,
         }),
         cli::Command::Report(args) => commands::report(&args.dir),
+        cli::Command::Merge(args) => commands::merge(&args.dirs, &args.out),
+        cli::Command::Status(args) => {
+            let code = commands::status(&args.dirs)?;
+            std::process::exit(code.exit_code())
+        }
     }
 }
 
@@ -61,6 +66,16 @@ fn tournament(
     c: cli::Common,
     sprt: Option<stats::SprtParams>,
 ) -> TournamentOptions {
+    if c.shard.is_some() && c.seed.is_none() && c.resume.is_none() {
+        // A usage error (exit 2): shards drawn from different clock seeds would be parts
+        // of different schedules.
+        cli::Cli::command()
+            .error(
+                clap::error::ErrorKind::MissingRequiredArgument,
+                "--shard needs --seed: every shard must draw the same schedule",
+            )
+            .exit();
+    }
     TournamentOptions {
         mode,
         players,
@@ -74,6 +89,7 @@ fn tournament(
         resume: c.resume,
         quiet: c.quiet,
         sprt,
+        shard: c.shard,
     }
 }
 

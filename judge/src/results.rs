@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::games::{Game, Side, Termination};
 use crate::record::{self, GameRecord};
-use crate::run_dir::RunDir;
+use crate::run_dir::{RunDir, RunInfo};
 use crate::schedule::{self, Entrant, Mode, Pairing};
 use crate::stats::{self, Estimate, Penta, SprtDecision, SprtParams, Wdl};
 
@@ -196,6 +196,36 @@ pub struct Summary {
     /// Match with `--sprt` only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtJson>,
+    /// Merged runs only: games of the full schedule the merged log does not hold.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing_games: Option<u64>,
+    /// Merged runs only: shards (1..=N) that were not among the parts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing_shards: Option<Vec<u32>>,
+}
+
+/// How the SPRT reads a run's complete pairs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SprtReading {
+    /// As the sequential test the run itself ran: pairs in board order, stopping at the
+    /// first prefix that decides (games in flight at the stop do not undo it).
+    Sequential,
+    /// All complete pairs at once, the sum of the pentanomial counts: for shards, which
+    /// do not stop on the test, and their merge (the parts were played side by side, so
+    /// there is no one order in which the test ran).
+    Pooled,
+}
+
+impl SprtReading {
+    /// How the run that `info` describes is read: pooled for a shard of a bigger run
+    /// and for a merged run, sequential otherwise.
+    pub fn of(info: &RunInfo) -> SprtReading {
+        if info.merged.is_some() || !info.shard().is_whole() {
+            SprtReading::Pooled
+        } else {
+            SprtReading::Sequential
+        }
+    }
 }
 
 /// Score of each row player against each column player.
@@ -237,7 +267,7 @@ pub fn sprt_of<G: Game>(
     pairing: usize,
     params: &SprtParams,
 ) -> SprtJson {
-    sprt_json(&penta_of(records, pairing), params)
+    sprt_of_penta(&penta_of(records, pairing), params)
 }
 
 /// The SPRT as a sequential test reads the log: complete pairs are taken in board
@@ -253,11 +283,11 @@ pub fn sequential_sprt<G: Game>(
         pairs.entry(r.pair).or_default()[r.game.min(1) as usize] = Some(a_score(r));
     }
     let mut p = [0u64; 5];
-    let mut last = sprt_json(&Penta(p), params);
+    let mut last = sprt_of_penta(&Penta(p), params);
     for games in pairs.values() {
         if let [Some(x), Some(y)] = games {
             p[((x + y) * 2.0).round() as usize] += 1;
-            last = sprt_json(&Penta(p), params);
+            last = sprt_of_penta(&Penta(p), params);
             if last.decision != SprtDecision::Continue {
                 break;
             }
@@ -266,7 +296,8 @@ pub fn sequential_sprt<G: Game>(
     last
 }
 
-fn sprt_json(penta: &Penta, params: &SprtParams) -> SprtJson {
+/// The SPRT on pentanomial counts (e.g. summed over the shards of a run).
+pub fn sprt_of_penta(penta: &Penta, params: &SprtParams) -> SprtJson {
     let r = stats::sprt_pentanomial(penta, params);
     SprtJson {
         pairs: penta.0.iter().sum(),
@@ -289,6 +320,7 @@ pub fn summarize<G: Game>(
     pairings: &[Pairing],
     records: &[GameRecord<G>],
     sprt: Option<&SprtParams>,
+    reading: SprtReading,
 ) -> Summary {
     let idx: HashMap<&str, usize> = entrants
         .iter()
@@ -397,7 +429,12 @@ pub fn summarize<G: Game>(
         players,
         pairings: pairing_summaries,
         crosstable,
-        sprt: sprt.map(|p| sequential_sprt(records, 0, p)),
+        sprt: sprt.map(|p| match reading {
+            SprtReading::Sequential => sequential_sprt(records, 0, p),
+            SprtReading::Pooled => sprt_of(records, 0, p),
+        }),
+        missing_games: None,
+        missing_shards: None,
     }
 }
 
@@ -411,7 +448,7 @@ pub struct RunSummary {
     pub up_to_date: bool,
     /// Only whole pairs were counted: the run was stopped or is still running.
     pub whole_pairs_only: bool,
-    /// Games the run planned (pairings x 2 x pairs).
+    /// Games the run planned (pairings x 2 x pairs, or its shard's part of them).
     pub planned: usize,
 }
 
@@ -445,16 +482,26 @@ pub fn of_run<G: Game>(dir: &RunDir) -> Result<RunSummary> {
     } else {
         records
     };
+    let mut summary = summarize(
+        info.mode,
+        &entrants,
+        &pairings,
+        &records,
+        info.sprt.as_ref(),
+        SprtReading::of(&info),
+    );
+    if let Some(m) = &info.merged {
+        summary.missing_games = Some(m.missing_games);
+        summary.missing_shards = Some(m.missing_shards.clone());
+    }
+    let planned = match &info.merged {
+        Some(_) => pairings.len() as u64 * 2 * info.pairs as u64,
+        None => schedule::shard_games(info.shard(), pairings.len(), info.pairs),
+    };
     Ok(RunSummary {
-        summary: summarize(
-            info.mode,
-            &entrants,
-            &pairings,
-            &records,
-            info.sprt.as_ref(),
-        ),
+        summary,
         up_to_date,
         whole_pairs_only,
-        planned: pairings.len() * 2 * info.pairs as usize,
+        planned: planned as usize,
     })
 }

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::Game;
 use crate::record::{self, GameRecord};
-use crate::schedule::Mode;
+use crate::schedule::{self, Mode, Shard};
 use crate::stats::SprtParams;
 
 /// What `run.json` records, so `--resume` can check it continues the same run and
@@ -42,6 +42,81 @@ pub struct RunInfo {
     /// written before it was recorded have none).
     #[serde(default, with = "sprt_text")]
     pub sprt: Option<SprtParams>,
+    /// Each player's file and its SHA-256 when the run started (in player order), so a
+    /// resumed run or merged shards are known to play the same build.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub player_files: Vec<PlayerFile>,
+    /// [`schedule::schedule_digest`] of the full schedule (every shard's, not just this
+    /// run's part): shards of one run share it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule_sha256: Option<String>,
+    /// The part of the schedule this run plays (`--shard I/N`); absent: all of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// Set on a run directory `judge merge` wrote: which parts it holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged: Option<MergeInfo>,
+}
+
+impl RunInfo {
+    /// The part of the schedule this run played ([`Shard::WHOLE`] when unsharded).
+    pub fn shard(&self) -> Shard {
+        self.shard.unwrap_or(Shard::WHOLE)
+    }
+}
+
+/// A player's file as `run.json` records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerFile {
+    /// The file the player runs (the library, without `@KEY=VALUE` settings).
+    pub path: PathBuf,
+    /// Its SHA-256, lower-case hex.
+    pub sha256: String,
+}
+
+impl PlayerFile {
+    /// Reads and digests `path`.
+    pub fn of(path: &Path) -> Result<PlayerFile> {
+        Ok(PlayerFile {
+            path: path.to_path_buf(),
+            sha256: sha256_file(path)?,
+        })
+    }
+}
+
+/// SHA-256 of a file's contents, lower-case hex.
+pub fn sha256_file(path: &Path) -> Result<String> {
+    use sha2::{Digest, Sha256};
+    let mut file =
+        std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut h = Sha256::new();
+    std::io::copy(&mut file, &mut h).with_context(|| format!("reading {}", path.display()))?;
+    Ok(schedule::hex(&h.finalize()))
+}
+
+/// What a merged run's `run.json` says about its parts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergeInfo {
+    /// The run directories merged, in shard order.
+    pub parts: Vec<MergedPart>,
+    /// Shards of the schedule that were not given (numbers 1..=N).
+    pub missing_shards: Vec<u32>,
+    /// Games of the full schedule the merged log does not hold (missing shards, and the
+    /// games stopped or half-played boards of incomplete ones).
+    pub missing_games: u64,
+}
+
+/// One part of a merged run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergedPart {
+    /// Its run directory, as given to `judge merge`.
+    pub dir: PathBuf,
+    /// Its shard.
+    pub shard: Shard,
+    /// The games taken from it (whole boards only).
+    pub games: u64,
+    /// The games its shard planned.
+    pub planned: u64,
 }
 
 /// `run.json`'s `sprt`: the parameters as one string, as `--sprt` takes them.
@@ -268,6 +343,10 @@ mod tests {
             reuse_process: false,
             judge_version: "0.1.0".into(),
             sprt,
+            player_files: Vec::new(),
+            schedule_sha256: None,
+            shard: None,
+            merged: None,
         }
     }
 
@@ -350,5 +429,38 @@ mod tests {
         );
         dir.write_summary(&serde_json::json!({"games": 2})).unwrap();
         assert!(dir.summary_is_current());
+    }
+
+    #[test]
+    fn run_json_records_digests_shards_and_merges() {
+        let tmp = tempfile::tempdir().unwrap();
+        let lib = tmp.path().join("a.so");
+        std::fs::write(&lib, "abc").unwrap();
+        let mut i = info(Mode::Match, &["a.so", "b.so"], None);
+        i.player_files = vec![PlayerFile::of(&lib).unwrap()];
+        // SHA-256("abc"), the FIPS 180-2 example.
+        assert_eq!(
+            i.player_files[0].sha256,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        i.schedule_sha256 = Some("00".into());
+        i.shard = Some("2/4".parse().unwrap());
+        i.merged = Some(MergeInfo {
+            parts: vec![MergedPart {
+                dir: "s2".into(),
+                shard: "2/4".parse().unwrap(),
+                games: 4,
+                planned: 6,
+            }],
+            missing_shards: vec![1, 3, 4],
+            missing_games: 20,
+        });
+        let text = serde_json::to_string(&i).unwrap();
+        assert!(text.contains(r#""shard":"2/4""#), "{text}");
+        assert!(text.contains(r#""missing_shards":[1,3,4]"#), "{text}");
+        let back: RunInfo = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, i);
+        assert_eq!(back.shard().count(), 4);
+        assert!(PlayerFile::of(&tmp.path().join("none.so")).is_err());
     }
 }

@@ -8,9 +8,11 @@
 use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use crate::games::Game;
 use crate::players::PlayerSpec;
@@ -195,20 +197,149 @@ pub fn board<G: Game>(game: &G, seed: u64, pair: u32) -> (G::Setup, u64) {
     (game.setup(board_seed), board_seed)
 }
 
-/// All games of the run except the pairs in `done` (pairing, pair), board by board so
-/// that results arrive for every pairing evenly and pairs finish close together.
+/// Part `index` of `count` of a run's schedule (`--shard I/N`, 1-based). A shard owns
+/// whole boards of a pairing, never one colour of a board without the other, so each
+/// shard's pairs are complete and paired statistics stay paired when shards are merged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Shard {
+    /// 1..=count.
+    index: u32,
+    /// How many shards the schedule is split into (at least 1).
+    count: u32,
+}
+
+impl Shard {
+    /// The whole schedule: shard 1 of 1.
+    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+
+    /// Shard `index` of `count`; `index` must be in 1..=count.
+    pub fn new(index: u32, count: u32) -> Result<Shard> {
+        if count == 0 || index == 0 || index > count {
+            bail!("shard {index}/{count}: expected I/N with N >= 1 and I in 1..=N");
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// This shard's number, 1..=count.
+    pub fn index(self) -> u32 {
+        self.index
+    }
+
+    /// How many shards there are.
+    pub fn count(self) -> u32 {
+        self.count
+    }
+
+    /// Whether this is the whole schedule (N = 1).
+    pub fn is_whole(self) -> bool {
+        self.count == 1
+    }
+
+    /// Whether board `pair` of pairing `pairing` (of `n_pairings`) is this shard's. Boards
+    /// are dealt round the shards in schedule order (board by board, pairing by pairing),
+    /// so every shard gets an even share of every pairing and of the early boards, and an
+    /// SPRT read over shards still in progress sees every pairing.
+    pub fn owns(self, pairing: usize, pair: u32, n_pairings: usize) -> bool {
+        let unit = pair as u64 * n_pairings as u64 + pairing as u64;
+        unit % self.count as u64 == (self.index - 1) as u64
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = anyhow::Error;
+
+    /// `I/N`, as `--shard` takes it and run.json records it.
+    fn from_str(s: &str) -> Result<Shard> {
+        let (i, n) = s
+            .split_once('/')
+            .with_context(|| format!("shard {s:?}: expected I/N, e.g. 2/4"))?;
+        let num = |t: &str| {
+            t.trim()
+                .parse::<u32>()
+                .with_context(|| format!("shard {s:?}: expected I/N, e.g. 2/4"))
+        };
+        Shard::new(num(i)?, num(n)?)
+    }
+}
+
+impl Serialize for Shard {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shard {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Shard, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(|e: anyhow::Error| serde::de::Error::custom(e))
+    }
+}
+
+/// The identity of a run's full schedule: SHA-256 (hex) over every game it plans, in
+/// order (pairing, board, board seed, colours, both players' names and paths), plus the
+/// mode. Shards of one run agree on it; a shard drawn from another seed, with other
+/// players or another number of boards does not.
+pub fn schedule_digest(
+    mode: Mode,
+    entrants: &[Entrant],
+    pairings: &[Pairing],
+    pairs: u32,
+    seed: u64,
+) -> String {
+    let mut h = Sha256::new();
+    h.update(format!("{mode} seed {seed} pairs {pairs}\n"));
+    for pair in 0..pairs {
+        let board_seed = board_seed(seed, pair);
+        for (i, p) in pairings.iter().enumerate() {
+            for (game, first, second) in [(0, p.a, p.b), (1, p.b, p.a)] {
+                let (f, s) = (&entrants[first], &entrants[second]);
+                // One line per game; paths are debug-quoted so no name can forge a line.
+                h.update(format!(
+                    "{i} {pair} {board_seed} {game} {:?} {:?} {:?} {:?}\n",
+                    f.name, f.path, s.name, s.path
+                ));
+            }
+        }
+    }
+    hex(&h.finalize())
+}
+
+/// Lower-case hex of a digest.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Number of games shard `shard` of a schedule with `n_pairings` pairings and `pairs`
+/// boards plays (two per board it owns).
+pub fn shard_games(shard: Shard, n_pairings: usize, pairs: u32) -> u64 {
+    let units = pairs as u64 * n_pairings as u64;
+    let (n, i) = (shard.count as u64, (shard.index - 1) as u64);
+    // Units i, i + n, i + 2n, ... below `units`.
+    2 * (units.saturating_sub(i).div_ceil(n))
+}
+
+/// The games of `shard` of the run except the pairs in `done` (pairing, pair), board by
+/// board so that results arrive for every pairing evenly and pairs finish close together.
 pub fn jobs<G: Game>(
     game: &G,
     pairings: &[Pairing],
     pairs: u32,
     seed: u64,
+    shard: Shard,
     done: &HashSet<(usize, u32)>,
 ) -> Vec<Job<G>> {
     let mut out = Vec::new();
     for pair in 0..pairs {
         let (spec, board_seed) = board(game, seed, pair);
         for (i, p) in pairings.iter().enumerate() {
-            if done.contains(&(i, pair)) {
+            if done.contains(&(i, pair)) || !shard.owns(i, pair, pairings.len()) {
                 continue;
             }
             for (game, first, second) in [(0, p.a, p.b), (1, p.b, p.a)] {
@@ -262,13 +393,13 @@ mod tests {
             "\"round-robin\""
         );
         let p = Mode::RoundRobin.pairings(3);
-        let all = jobs(&Connect4, &p, 2, 7, &HashSet::new());
+        let all = jobs(&Connect4, &p, 2, 7, Shard::WHOLE, &HashSet::new());
         assert_eq!(all.len(), 12);
         assert_eq!((all[0].first, all[0].second), (0, 1));
         assert_eq!((all[1].first, all[1].second), (1, 0));
         assert_eq!(all[0].board, all[1].board);
         let done: HashSet<_> = [(0, 0)].into();
-        let rest = jobs(&Connect4, &p, 2, 7, &done);
+        let rest = jobs(&Connect4, &p, 2, 7, Shard::WHOLE, &done);
         assert_eq!(rest.len(), 10);
         assert!(rest.iter().all(|j| (j.pairing, j.pair) != (0, 0)));
     }
@@ -327,5 +458,76 @@ mod tests {
         let e =
             entrants(&["g.so@GRAVITY4_DISABLE=reuse,endgame,GRAVITY4_MOVE_MS=5".into()]).unwrap();
         assert_eq!(e[0].name, "g@DISABLE=reuse,endgame,MOVE_MS=5");
+    }
+
+    #[test]
+    fn shards_split_the_schedule_into_disjoint_whole_boards() {
+        // For several modes, sizes, seeds and shard counts: the union of shards 1..N is
+        // exactly the full schedule, no game is in two shards, both colours of a board are
+        // in the same shard, and each shard plays what `shard_games` says.
+        for (mode, n) in [(Mode::Match, 2), (Mode::RoundRobin, 4), (Mode::Gauntlet, 5)] {
+            let p = mode.pairings(n);
+            for seed in [0, 7, u64::MAX] {
+                for pairs in [1, 5, 13] {
+                    let full = jobs(&Connect4, &p, pairs, seed, Shard::WHOLE, &HashSet::new());
+                    assert_eq!(full.len(), p.len() * 2 * pairs as usize);
+                    for count in [1, 2, 3, 4, 7, 40] {
+                        let mut union = Vec::new();
+                        for index in 1..=count {
+                            let shard = Shard::new(index, count).unwrap();
+                            let part = jobs(&Connect4, &p, pairs, seed, shard, &HashSet::new());
+                            assert_eq!(
+                                part.len() as u64,
+                                shard_games(shard, p.len(), pairs),
+                                "{mode} {shard}"
+                            );
+                            let ids: HashSet<_> = part.iter().map(|j| j.id()).collect();
+                            for j in &part {
+                                let other = game_id(j.pairing, j.pair, 1 - j.game);
+                                assert!(ids.contains(&other), "{shard} splits board {}", j.id());
+                            }
+                            union.extend(part);
+                        }
+                        let key = |j: &Job<Connect4>| {
+                            (j.pairing, j.pair, j.game, j.first, j.second, j.board_seed)
+                        };
+                        let mut got: Vec<_> = union.iter().map(key).collect();
+                        got.sort();
+                        let before = got.len();
+                        got.dedup();
+                        assert_eq!(got.len(), before, "a game in two shards");
+                        let mut want: Vec<_> = full.iter().map(key).collect();
+                        want.sort();
+                        assert_eq!(got, want, "{mode} seed {seed} pairs {pairs} /{count}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shards_parse_and_print() {
+        let s: Shard = "2/4".parse().unwrap();
+        assert_eq!((s.index(), s.count(), s.to_string()), (2, 4, "2/4".into()));
+        assert_eq!(serde_json::to_string(&s).unwrap(), "\"2/4\"");
+        assert_eq!(serde_json::from_str::<Shard>("\"2/4\"").unwrap(), s);
+        assert!("1/1".parse::<Shard>().unwrap().is_whole());
+        for bad in ["0/4", "5/4", "1/0", "2", "a/b", "-1/3"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_schedule_digest_names_seed_players_and_boards() {
+        let e = entrants(&["a.so".into(), "b.so".into()]).unwrap();
+        let p = Mode::Match.pairings(2);
+        let d = schedule_digest(Mode::Match, &e, &p, 4, 7);
+        assert_eq!(d.len(), 64);
+        assert_eq!(d, schedule_digest(Mode::Match, &e, &p, 4, 7));
+        assert_ne!(d, schedule_digest(Mode::Match, &e, &p, 4, 8));
+        assert_ne!(d, schedule_digest(Mode::Match, &e, &p, 5, 7));
+        let other = entrants(&["a.so".into(), "c.so".into()]).unwrap();
+        assert_ne!(d, schedule_digest(Mode::Match, &other, &p, 4, 7));
+        assert_ne!(d, schedule_digest(Mode::Gauntlet, &e, &p, 4, 7));
     }
 }

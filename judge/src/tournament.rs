@@ -17,7 +17,7 @@ use crate::players::{Lineup, Player};
 use crate::record::{GameRecord, GameResult, Observer, course_code, round_ms};
 use crate::referee::{self, Outcome};
 use crate::results;
-use crate::schedule::{self, Entrant, Job, Pairing};
+use crate::schedule::{self, Entrant, Job, Pairing, Shard};
 use crate::stats::{SprtDecision, SprtParams};
 
 /// How games are played.
@@ -34,8 +34,12 @@ pub struct Settings {
     pub seed: u64,
     /// Boards per pairing.
     pub pairs: u32,
-    /// Stop once this SPRT decides (on pairing 0).
+    /// Stop once this SPRT decides (on pairing 0). A shard of a bigger run has none: it
+    /// cannot stop the other shards, so it plays its whole part and `judge status` reads
+    /// the test over all of them.
     pub sprt: Option<SprtParams>,
+    /// The part of the schedule this run plays (`Shard::WHOLE` unless `--shard`).
+    pub shard: Shard,
 }
 
 /// What is left to play of a run.
@@ -64,7 +68,14 @@ impl<G: Game> Plan<G> {
         let jobs = if decided_before {
             Vec::new()
         } else {
-            schedule::jobs(game, pairings, settings.pairs, settings.seed, &done)
+            schedule::jobs(
+                game,
+                pairings,
+                settings.pairs,
+                settings.seed,
+                settings.shard,
+                &done,
+            )
         };
         Plan { jobs, logged }
     }
@@ -322,6 +333,7 @@ mod tests {
             seed: 5,
             pairs: 2,
             sprt: None,
+            shard: Shard::WHOLE,
         };
         let pairings = Mode::RoundRobin.pairings(3);
         let plan = Plan::new(&Connect4, &pairings, &settings, Vec::new());
@@ -369,6 +381,7 @@ mod tests {
             seed: 1,
             pairs: 500,
             sprt: Some(crate::stats::parse_sprt("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap()),
+            shard: Shard::WHOLE,
         };
         let pairings = Mode::Match.pairings(2);
         let plan = Plan::new(&Connect4, &pairings, &settings, Vec::new());
@@ -394,6 +407,7 @@ mod tests {
             ("record.rs", include_str!("record.rs")),
             ("results.rs", include_str!("results.rs")),
             ("run_dir.rs", include_str!("run_dir.rs")),
+            ("shards.rs", include_str!("shards.rs")),
         ];
         for (name, text) in sources {
             let code = text.split("#[cfg(test)]").next().unwrap_or(text);

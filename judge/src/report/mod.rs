@@ -14,7 +14,7 @@ use anyhow::Result;
 
 use crate::games::Game;
 use crate::record::{GameRecord, Observer};
-use crate::results;
+use crate::results::{self, SprtReading};
 use crate::run_dir::RunDir;
 use crate::schedule::{Entrant, Mode, Pairing};
 use crate::stats::SprtParams;
@@ -34,6 +34,8 @@ pub struct ReportWriter<'a, G: Game> {
     pub pairings: &'a [Pairing],
     /// The SPRT, for a match that runs one.
     pub sprt: Option<&'a SprtParams>,
+    /// How the summary reads the SPRT (pooled for a shard).
+    pub sprt_reading: SprtReading,
 }
 
 impl<G: Game> Observer<G> for ReportWriter<'_, G> {
@@ -42,8 +44,14 @@ impl<G: Game> Observer<G> for ReportWriter<'_, G> {
     }
 
     fn tournament_finished(&mut self, records: &[GameRecord<G>]) -> Result<()> {
-        let summary =
-            results::summarize(self.mode, self.entrants, self.pairings, records, self.sprt);
+        let summary = results::summarize(
+            self.mode,
+            self.entrants,
+            self.pairings,
+            records,
+            self.sprt,
+            self.sprt_reading,
+        );
         self.dir.write_summary(&summary)?;
         html::write(self.game, self.dir)?;
         print!("{}", table::render(&summary));
