@@ -341,20 +341,20 @@ pub fn status(dirs: &[PathBuf]) -> Result<StatusCode> {
     let parts: Parts<Connect4> = shards::open(dirs)?;
     for p in &parts.parts {
         println!(
-            "shard {:<7} {:>7}/{:<7} games{}  {}",
-            p.shard.to_string(),
+            "shard {}: {} of {} games ({})  {}",
+            p.shard,
             p.records.len(),
             p.planned,
-            if p.complete() { " done" } else { "     " },
+            if p.complete() { "done" } else { "incomplete" },
             p.dir.display()
         );
     }
     for i in &parts.missing_shards {
-        println!("shard {:<7} not given", format!("{i}/{}", parts.count));
+        println!("shard {i}/{}: not given", parts.count);
     }
     let records = parts.records();
     println!(
-        "overall       {:>7}/{:<7} games (whole boards)\n",
+        "overall: {} of {} games (whole boards)\n",
         records.len(),
         parts.planned
     );

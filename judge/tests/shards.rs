@@ -1,0 +1,386 @@
+//! Sharded runs end to end: a seeded match played whole and as shards merges back into
+//! the same games and counts; `judge merge` refuses parts of other runs or builds and
+//! warns about missing ones; `judge status` reads the SPRT over all shards; the GNU
+//! parallel recipe runs shards on this machine and merges them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+
+/// Compiles the fixture `name` into `dir/NAME.so` (extra compiler flags change its bytes).
+fn build(dir: &Path, name: &str, flags: &[&str]) {
+    let status = Command::new("cc")
+        .args(["-O1", "-shared", "-fPIC", "-I", FIXTURES])
+        .args(flags)
+        .arg("-o")
+        .arg(dir.join(format!("{name}.so")))
+        .arg(format!("{FIXTURES}/{name}.c"))
+        .status()
+        .expect("these tests need a C compiler (cc)");
+    assert!(status.success(), "cc failed on {name}.c");
+}
+
+/// A working directory holding `legal.so` and `fast.so` (deterministic players: `fast`
+/// draws from a fixed seed in a fresh process per game, so replays give the same games).
+fn workdir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "legal", &[]);
+    build(dir.path(), "fast", &[]);
+    dir
+}
+
+fn judge(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args(args)
+        .current_dir(cwd)
+        .env("TMPDIR", cwd)
+        .output()
+        .expect("run judge")
+}
+
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "judge failed: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn refused(out: &Output, what: &[&str]) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "accepted, expected: {what:?}");
+    for w in what {
+        assert!(err.contains(w), "{what:?} not in: {err}");
+    }
+}
+
+fn json(path: PathBuf) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+fn games(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// What must not change between an unsharded run and merged shards: every game's
+/// identity, board, players and result (not its timings).
+fn game_keys(dir: &Path) -> Vec<String> {
+    let mut keys: Vec<String> = games(dir)
+        .iter()
+        .map(|g| {
+            let fields = [
+                "id",
+                "pairing",
+                "pair",
+                "game",
+                "first",
+                "second",
+                "first_path",
+                "second_path",
+                "board",
+                "board_seed",
+                "seed",
+                "result",
+                "termination",
+                "moves",
+            ];
+            fields.map(|f| g[f].to_string()).join(" ")
+        })
+        .collect();
+    keys.sort();
+    keys
+}
+
+/// summary.json without timings and the merge's own fields.
+fn counts(dir: &Path) -> Value {
+    let mut s = json(dir.join("summary.json"));
+    for p in s["players"].as_array_mut().unwrap() {
+        for f in ["move_ms_mean", "move_ms_max", "cpu_ms_mean"] {
+            p.as_object_mut().unwrap().remove(f);
+        }
+    }
+    for f in ["missing_games", "missing_shards"] {
+        s.as_object_mut().unwrap().remove(f);
+    }
+    s
+}
+
+const MATCH: [&str; 9] = [
+    "match",
+    "legal.so",
+    "fast.so",
+    "--pairs",
+    "6",
+    "--seed",
+    "11",
+    "-q",
+    "--concurrency=2",
+];
+
+fn shard(cwd: &Path, shard: &str, out: &str, extra: &[&str]) {
+    let mut args = MATCH.to_vec();
+    args.extend(["--shard", shard, "--out", out]);
+    args.extend(extra);
+    ok(&judge(cwd, &args));
+}
+
+#[test]
+fn shards_merge_into_the_unsharded_run_and_foreign_parts_are_refused() {
+    let dir = workdir();
+    let cwd = dir.path();
+    let mut args = MATCH.to_vec();
+    args.extend(["--out", "full"]);
+    ok(&judge(cwd, &args));
+    shard(cwd, "1/2", "s1", &[]);
+    shard(cwd, "2/2", "s2", &[]);
+    assert_eq!(
+        games(&cwd.join("s1")).len() + games(&cwd.join("s2")).len(),
+        12
+    );
+    let info = json(cwd.join("s2/run.json"));
+    assert_eq!(info["shard"], "2/2");
+    assert_eq!(info["schedule_sha256"].as_str().unwrap().len(), 64);
+    assert_eq!(info["player_files"][1]["path"], "fast.so");
+
+    let out = ok(&judge(cwd, &["merge", "s1", "s2", "--out", "m"]));
+    assert!(out.contains("legal vs fast: 12-0-0"), "{out}");
+    assert!(out.contains("12 of 12 games"), "{out}");
+    let m = cwd.join("m");
+    assert_eq!(game_keys(&m), game_keys(&cwd.join("full")));
+    assert_eq!(counts(&m), counts(&cwd.join("full")));
+    let summary = json(m.join("summary.json"));
+    assert_eq!(summary["missing_games"], 0);
+    assert_eq!(summary["missing_shards"], serde_json::json!([]));
+    assert!(m.join("report.html").exists());
+    assert!(m.join("logs/shard-2/fast.log").exists());
+    let info = json(m.join("run.json"));
+    assert_eq!(info["merged"]["parts"].as_array().unwrap().len(), 2);
+    assert!(info.get("shard").is_none());
+    // Ordered as an unsharded run orders them: board by board, colours in order.
+    let ids: Vec<String> = games(&m).iter().map(|g| g["id"].to_string()).collect();
+    let want: Vec<String> = (0..6)
+        .flat_map(|p| (0..2).map(move |g| format!("\"0-{p}-{g}\"")))
+        .collect();
+    assert_eq!(ids, want);
+    // The merged run reads like any run.
+    let report = ok(&judge(cwd, &["report", "m"]));
+    assert!(report.contains("legal vs fast: 12-0-0"), "{report}");
+    let status = ok(&judge(cwd, &["status", "s1", "s2"]));
+    assert!(status.contains("overall: 12 of 12 games"), "{status}");
+
+    // A shard given twice, as the same directory or as a copy.
+    refused(
+        &judge(cwd, &["merge", "s1", "s2", "s1", "--out", "x"]),
+        &["shard given twice", "s1"],
+    );
+    copy_dir(&cwd.join("s1"), &cwd.join("s1copy"));
+    refused(
+        &judge(cwd, &["merge", "s1", "s2", "s1copy", "--out", "x"]),
+        &["shard 1/2 given twice", "s1", "s1copy"],
+    );
+    // A game logged in two parts (a part holding another shard's games).
+    copy_dir(&cwd.join("s2"), &cwd.join("s2extra"));
+    let line = std::fs::read_to_string(cwd.join("s1/games.jsonl")).unwrap();
+    let mut extra = std::fs::read_to_string(cwd.join("s2extra/games.jsonl")).unwrap();
+    extra.push_str(line.lines().next().unwrap());
+    extra.push('\n');
+    std::fs::write(cwd.join("s2extra/games.jsonl"), extra).unwrap();
+    refused(
+        &judge(cwd, &["merge", "s1", "s2extra", "--out", "x"]),
+        &["game 0-0-0 is in two parts", "s1", "s2extra"],
+    );
+    // A shard from another seed.
+    let mut other = MATCH.to_vec();
+    other[6] = "12";
+    other.extend(["--shard", "2/2", "--out", "seed12"]);
+    ok(&judge(cwd, &other));
+    refused(
+        &judge(cwd, &["merge", "s1", "seed12", "--out", "x"]),
+        &["seed 12", "seed 11", "seed12", "s1"],
+    );
+    // Split differently.
+    shard(cwd, "2/3", "third", &[]);
+    refused(
+        &judge(cwd, &["merge", "s1", "third", "--out", "x"]),
+        &["split differently", "third"],
+    );
+    // Another SPRT.
+    shard(
+        cwd,
+        "2/2",
+        "sprt",
+        &["--sprt", "elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"],
+    );
+    refused(
+        &judge(cwd, &["status", "s1", "sprt"]),
+        &["different SPRT parameters", "sprt", "s1"],
+    );
+    // --shard without --seed is a usage error; with --resume the run's own shard holds.
+    let out = judge(cwd, &["match", "legal.so", "fast.so", "--shard", "1/2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--shard needs --seed"));
+    let out = judge(
+        cwd,
+        &[
+            "match", "legal.so", "fast.so", "--pairs", "6", "--resume", "s1", "-q",
+        ],
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("shard 1/2"));
+    let out = judge(
+        cwd,
+        &[
+            "match", "legal.so", "fast.so", "--pairs", "6", "--resume", "s1", "--shard", "2/2",
+        ],
+    );
+    refused(&out, &["that run is shard 1/2"]);
+    // A shard played with another build of a library (same path, other bytes).
+    build(cwd, "fast", &["-O2", "-DANOTHER_BUILD=1"]);
+    shard(cwd, "2/2", "rebuilt", &[]);
+    refused(
+        &judge(cwd, &["merge", "s1", "rebuilt", "--out", "x"]),
+        &[
+            "player file fast.so differs",
+            "another build",
+            "s1",
+            "rebuilt",
+        ],
+    );
+    assert!(!cwd.join("x").join("games.jsonl").exists());
+
+    // Nor does a run resume with another build.
+    let out = judge(
+        cwd,
+        &[
+            "match", "legal.so", "fast.so", "--pairs", "6", "--resume", "s1",
+        ],
+    );
+    refused(&out, &["fast.so changed since the run started"]);
+}
+
+#[test]
+fn a_partial_merge_warns_and_counts_what_is_missing() {
+    let dir = workdir();
+    let cwd = dir.path();
+    for i in 1..=3 {
+        shard(cwd, &format!("{i}/3"), &format!("s{i}"), &[]);
+    }
+    // Shard 3 was stopped mid-board: three of its four games, the last one half a board.
+    let log = std::fs::read_to_string(cwd.join("s3/games.jsonl")).unwrap();
+    let kept: Vec<&str> = log.lines().take(3).collect();
+    std::fs::write(cwd.join("s3/games.jsonl"), kept.join("\n") + "\n").unwrap();
+
+    let out = judge(cwd, &["merge", "s1", "s3", "--out", "m"]);
+    ok(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("warning: missing shards: 2/3"), "{err}");
+    assert!(
+        err.contains("shard 3/3 (s3) is incomplete: 2 of 4 games"),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 game(s) of half-played boards left out"),
+        "{err}"
+    );
+    assert!(
+        err.contains("6 of 12 games of the schedule are missing"),
+        "{err}"
+    );
+    let summary = json(cwd.join("m/summary.json"));
+    assert_eq!(summary["games"], 6);
+    assert_eq!(summary["missing_games"], 6);
+    assert_eq!(summary["missing_shards"], serde_json::json!([2]));
+    let info = json(cwd.join("m/run.json"));
+    assert_eq!(info["merged"]["missing_games"], 6);
+    let status = ok(&judge(cwd, &["status", "s1", "s3"]));
+    assert!(status.contains("shard 2/3: not given"), "{status}");
+    assert!(status.contains("overall: 6 of 12 games"), "{status}");
+}
+
+#[test]
+fn status_reads_the_sprt_over_all_shards() {
+    let dir = workdir();
+    let cwd = dir.path();
+    let sprt = ["--sprt", "elo0=0", "elo1=400", "alpha=0.05", "beta=0.05"];
+    let mut args = MATCH.to_vec();
+    args[4] = "8";
+    for i in 1..=2 {
+        let mut a = args.clone();
+        let (s, o) = (format!("{i}/2"), format!("s{i}"));
+        a.extend(["--shard", &s, "--out", &o]);
+        a.extend(sprt);
+        ok(&judge(cwd, &a));
+        // A shard plays its whole part: it cannot stop the others.
+        assert_eq!(games(&cwd.join(&o)).len(), 8);
+    }
+    // Neither shard alone is conclusive; their summed pentanomial counts are.
+    let one = judge(cwd, &["status", "s1"]);
+    assert_eq!(one.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&one.stdout).contains("after 4 pairs -> continue"));
+    let both = judge(cwd, &["status", "s1", "s2"]);
+    let text = String::from_utf8_lossy(&both.stdout);
+    assert_eq!(both.status.code(), Some(11), "{text}");
+    assert!(
+        text.contains("over all shards: pentanomial [0, 0, 0, 0, 8]"),
+        "{text}"
+    );
+    assert!(text.contains("after 8 pairs -> H1"), "{text}");
+    ok(&judge(cwd, &["merge", "s1", "s2", "--out", "m"]));
+    let summary = json(cwd.join("m/summary.json"));
+    assert_eq!(summary["sprt"]["decision"], "H1");
+    assert_eq!(summary["sprt"]["pairs"], 8);
+}
+
+#[test]
+fn the_gnu_parallel_recipe_runs_four_shards_and_merges_them() {
+    if Command::new("parallel").arg("--version").output().is_err() {
+        eprintln!(
+            "SKIPPED: GNU parallel is not installed (apt-get install -y parallel; scripts/test.sh installs it)"
+        );
+        return;
+    }
+    let dir = workdir();
+    let cwd = dir.path();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/parallel-match.sh");
+    let out = Command::new("bash")
+        .arg(script)
+        .args(["--shards", "4", "--out", "pm", "-j", "2", "--"])
+        .args([
+            "match", "legal.so", "fast.so", "--pairs", "6", "--seed", "11",
+        ])
+        .args(["--concurrency", "1"])
+        .current_dir(cwd)
+        .env("JUDGE", env!("CARGO_BIN_EXE_judge"))
+        .env("TMPDIR", cwd)
+        .output()
+        .unwrap();
+    let text = ok(&out);
+    assert!(text.contains("12 of 12 games"), "{text}");
+    for i in 1..=4 {
+        assert!(cwd.join(format!("pm/shard-{i}/games.jsonl")).exists());
+    }
+    let summary = json(cwd.join("pm/merged/summary.json"));
+    assert_eq!(
+        (summary["games"].as_u64(), summary["missing_games"].as_u64()),
+        (Some(12), Some(0))
+    );
+    assert!(cwd.join("pm/merged/report.html").exists());
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.path().is_file() {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
