@@ -16,6 +16,10 @@
 //!   ([`players::course_abi`]) is today's implementation; the process layer (pipes,
 //!   signals, rlimits, scratch directories) is private to [`players`].
 //!
+//! A run can be split into shards ([`schedule::Shard`], `--shard I/N`) that batch engines
+//! run anywhere; [`shards`] reads their run directories back as one run for `judge merge`
+//! and `judge status`.
+//!
 //! [`commands`] wires the pieces for each command; the `judge` binary only parses
 //! arguments and calls it.
 

@@ -32,6 +32,7 @@ LIB=${LIB:-$root/target/release/libgravity4.so}
 OPPONENT=${OPPONENT:-$root/target/ladder/5.so}
 
 tmp=$(mktemp -d /tmp/slurm-test.XXXXXX)
+SECONDS=0
 pids=()
 cleanup() {
     # Only what this script started, by pid.
@@ -102,16 +103,18 @@ sinfo
 # The shared directory every node reads: the judge and the libraries.
 shared="$tmp/shared"
 cp "$JUDGE" "$shared/judge"
-cp "$LIB" "$shared/lib.so"
+lib="$shared/$(basename "$LIB")"
+cp "$LIB" "$lib"
 if [[ -f "$OPPONENT" ]]; then
-    cp "$OPPONENT" "$shared/opponent.so"
-    opponent="$shared/opponent.so"
+    mkdir -p "$shared/ladder"
+    opponent="$shared/ladder/$(basename "$OPPONENT")"
+    cp "$OPPONENT" "$opponent"
 else
-    opponent="$shared/lib.so@GRAVITY4_MOVE_MS=10"
+    opponent="$lib@GRAVITY4_MOVE_MS=10"
 fi
 echo "== submit: 4 shards, GRAVITY4_MOVE_MS=20, $(basename "$LIB") vs $(basename "$OPPONENT")"
 read -r array merge < <("$here/submit.sh" --shards 4 --run-dir "$shared/run" --judge "$shared/judge" -- \
-    match "$shared/lib.so@GRAVITY4_MOVE_MS=20" "$opponent" --pairs 4 --seed 2026 --move-limit-ms 1000)
+    match "$lib@GRAVITY4_MOVE_MS=20" "$opponent" --pairs 4 --seed 2026 --move-limit-ms 1000)
 echo "array job $array, merge job $merge (afterany:$array)"
 
 state=""
@@ -120,10 +123,12 @@ for _ in $(seq 600); do
     case "$state" in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) break ;; esac
     sleep 1
 done
-echo "== array tasks"
-scontrol show job "$array" | grep -E 'JobId=|JobState=' | sed 's/^ *//' | paste - - | awk '{ print $1, $2, $3 }'
-echo "== merge job $merge: $state"
+echo "== array job $array: one task per shard"
+scontrol -o show job "$array" | grep -oE '(^| )(JobId|ArrayTaskId|JobState|RunTime|ExitCode)=[^ ]*' | paste -d' ' - - - - -
+echo "== merge job $merge: $state after ${SECONDS}s, its output (judge merge):"
 cat "$shared/run/slurm-$merge.out"
+echo "== judge status of the shards (written by the merge job)"
+cat "$shared/run/status.txt" 2>/dev/null || true
 [[ "$state" == COMPLETED ]] || { echo "test-local.sh: FAILED: merge job ended $state" >&2; tail -20 "$tmp"/slurm*.log >&2; exit 1; }
 
 summary="$shared/run/merged/summary.json"
