@@ -117,18 +117,23 @@ read -r array merge < <("$here/submit.sh" --shards 4 --run-dir "$shared/run" --j
     match "$lib@GRAVITY4_MOVE_MS=20" "$opponent" --pairs 4 --seed 2026 --move-limit-ms 1000)
 echo "array job $array, merge job $merge (afterany:$array)"
 
-state=""
-for _ in $(seq 600); do
-    state=$(scontrol show job "$merge" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -1)
-    case "$state" in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) break ;; esac
-    sleep 1
-done
+# The final state of job $1 (waits up to 10 minutes).
+wait_job() {
+    local state=""
+    for _ in $(seq 600); do
+        state=$(scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -1)
+        case "$state" in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) break ;; esac
+        sleep 1
+    done
+    echo "$state"
+}
+state=$(wait_job "$merge")
 echo "== array job $array: one task per shard"
 scontrol -o show job "$array" | grep -oE '(^| )(JobId|ArrayTaskId|JobState|RunTime|ExitCode)=[^ ]*' | paste -d' ' - - - - -
 echo "== merge job $merge: $state after ${SECONDS}s, its output (judge merge):"
 cat "$shared/run/slurm-$merge.out"
-echo "== judge status of the shards (written by the merge job)"
-cat "$shared/run/status.txt" 2>/dev/null || true
+echo "== judge status of the shards (written by the merge job; its table as above)"
+sed '/^$/q' "$shared/run/status.txt" 2>/dev/null || true
 [[ "$state" == COMPLETED ]] || { echo "test-local.sh: FAILED: merge job ended $state" >&2; tail -20 "$tmp"/slurm*.log >&2; exit 1; }
 
 summary="$shared/run/merged/summary.json"
@@ -143,5 +148,26 @@ if [[ "$games" == 8 && $(check "['games']") == 8 && $(check "['missing_games']")
     echo "test-local.sh: OK: 4 shards on Slurm merged into 8 of 8 games"
 else
     echo "test-local.sh: FAILED" >&2
+    exit 1
+fi
+
+# A shard that never runs: the array and the merge are submitted held, task 4 is cancelled,
+# the rest released; the merge (afterany) merges shards 1-3 and warns.
+echo "== partial: the same match, array task 4 cancelled before it starts"
+read -r array merge < <("$here/submit.sh" --shards 4 --run-dir "$shared/partial" --judge "$shared/judge" \
+    --sbatch-opt --hold -- \
+    match "$lib@GRAVITY4_MOVE_MS=20" "$opponent" --pairs 4 --seed 2026 --move-limit-ms 1000)
+scancel "${array}_4"
+scontrol release "$array"
+scontrol release "$merge"
+state=$(wait_job "$merge")
+echo "array job $array (task 4 cancelled), merge job $merge: $state; its output:"
+cat "$shared/partial/slurm-$merge.out"
+summary="$shared/partial/merged/summary.json"
+if [[ "$state" == COMPLETED && $(check "['games']") == 6 && $(check "['missing_games']") == 2 \
+    && $(check "['missing_shards']") == "[4]" ]] && grep -q "warning: missing shards: 4/4" "$shared/partial/slurm-$merge.out"; then
+    echo "test-local.sh: OK: partial merge of 3 of 4 shards, 6 of 8 games, missing_games 2, missing_shards [4]"
+else
+    echo "test-local.sh: FAILED: partial merge" >&2
     exit 1
 fi
