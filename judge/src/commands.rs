@@ -102,6 +102,19 @@ pub fn tournament(opts: &TournamentOptions) -> Result<()> {
                     );
                 }
             }
+            // A shard stays a part of its schedule: resumed with another --pairs it would
+            // be a part of none.
+            let digest =
+                schedule::schedule_digest(mode, &entrants, &pairings, opts.pairs, info.seed);
+            if info.shard.is_some_and(|s| !s.is_whole())
+                && info.schedule_sha256.as_ref().is_some_and(|d| *d != digest)
+            {
+                bail!(
+                    "--resume {}: that shard's schedule had --pairs {}; give the same command",
+                    root.display(),
+                    info.pairs
+                );
+            }
             (dir, info.seed, info.shard)
         }
         None => {

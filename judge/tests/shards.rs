@@ -191,12 +191,17 @@ fn shards_merge_into_the_unsharded_run_and_foreign_parts_are_refused() {
     copy_dir(&cwd.join("s2"), &cwd.join("s2extra"));
     let line = std::fs::read_to_string(cwd.join("s1/games.jsonl")).unwrap();
     let mut extra = std::fs::read_to_string(cwd.join("s2extra/games.jsonl")).unwrap();
-    extra.push_str(line.lines().next().unwrap());
+    let first = line.lines().next().unwrap();
+    extra.push_str(first);
     extra.push('\n');
     std::fs::write(cwd.join("s2extra/games.jsonl"), extra).unwrap();
+    let id = serde_json::from_str::<Value>(first).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     refused(
         &judge(cwd, &["merge", "s1", "s2extra", "--out", "x"]),
-        &["game 0-0-0 is in two parts", "s1", "s2extra"],
+        &[&format!("game {id} is in two parts"), "s1", "s2extra"],
     );
     // A shard from another seed.
     let mut other = MATCH.to_vec();
@@ -242,6 +247,13 @@ fn shards_merge_into_the_unsharded_run_and_foreign_parts_are_refused() {
         ],
     );
     refused(&out, &["that run is shard 1/2"]);
+    let out = judge(
+        cwd,
+        &[
+            "match", "legal.so", "fast.so", "--pairs", "7", "--resume", "s1",
+        ],
+    );
+    refused(&out, &["that shard's schedule had --pairs 6"]);
     // A shard played with another build of a library (same path, other bytes).
     build(cwd, "fast", &["-O2", "-DANOTHER_BUILD=1"]);
     shard(cwd, "2/2", "rebuilt", &[]);
