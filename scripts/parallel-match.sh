@@ -53,7 +53,8 @@ mkdir -p "$out"
 
 # parallel runs its command through a shell: quote every word once, here.
 cmd=$(printf '%q ' "$judge" "${jargs[@]}")
-cmd+="--shard {}/$shards --out $(printf '%q' "$out")/shard-{} -q"
+cmd+="--shard {}/$shards --out $(printf '%q' "$out")/shard-{}"
+printf '%s\n' "${jargs[@]}" | grep -qxE -- '-q|--quiet' || cmd+=" -q"
 
 sprt=0
 printf '%s\n' "${jargs[@]}" | grep -qx -- '--sprt' && sprt=1
