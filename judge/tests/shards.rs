@@ -279,6 +279,48 @@ fn shards_merge_into_the_unsharded_run_and_foreign_parts_are_refused() {
 }
 
 #[test]
+fn round_robins_and_gauntlets_merge_into_the_unsharded_run() {
+    let dir = workdir();
+    let cwd = dir.path();
+    build(cwd, "null", &[]);
+    for (mode, players) in [
+        ("round-robin", vec!["legal.so", "fast.so", "null.so"]),
+        ("gauntlet", vec!["fast.so", "--vs", "legal.so", "null.so"]),
+    ] {
+        let run = |extra: &[&str]| {
+            let mut args = vec![mode];
+            args.extend(&players);
+            args.extend(["--pairs", "3", "--seed", "5", "-q", "--concurrency=2"]);
+            args.extend(extra);
+            ok(&judge(cwd, &args));
+        };
+        let full = format!("{mode}-full");
+        run(&["--out", &full]);
+        let mut parts = Vec::new();
+        for i in 1..=3 {
+            let (s, o) = (format!("{i}/3"), format!("{mode}-{i}"));
+            run(&["--shard", &s, "--out", &o]);
+            parts.push(o);
+        }
+        let merged = format!("{mode}-merged");
+        let mut args: Vec<&str> = vec!["merge"];
+        args.extend(parts.iter().map(String::as_str));
+        args.extend(["--out", &merged]);
+        ok(&judge(cwd, &args));
+        assert_eq!(
+            game_keys(&cwd.join(&merged)),
+            game_keys(&cwd.join(&full)),
+            "{mode}"
+        );
+        assert_eq!(
+            counts(&cwd.join(&merged)),
+            counts(&cwd.join(&full)),
+            "{mode}"
+        );
+    }
+}
+
+#[test]
 fn a_partial_merge_warns_and_counts_what_is_missing() {
     let dir = workdir();
     let cwd = dir.path();
