@@ -12,6 +12,7 @@
 #   JUDGE    judge binary (default: target/release/judge; built when missing)
 #   LIB      the library under test (default: target/release/libgravity4.so)
 #   OPPONENT its opponent (default: target/ladder/5.so, else LIB at another budget)
+#   WEAK     the SPRT phase's opponent (default: target/ladder/1.so, else OPPONENT)
 #   KEEP=1   keep the temp dir (cluster config, logs, run directories) afterwards
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -30,6 +31,7 @@ fi
 LIB=${LIB:-$root/target/release/libgravity4.so}
 [[ -f "$LIB" ]] || { echo "test-local.sh: no library at $LIB (cargo build --release, or set LIB)" >&2; exit 2; }
 OPPONENT=${OPPONENT:-$root/target/ladder/5.so}
+WEAK=${WEAK:-$root/target/ladder/1.so}
 
 tmp=$(mktemp -d /tmp/slurm-test.XXXXXX)
 SECONDS=0
@@ -169,5 +171,30 @@ if [[ "$state" == COMPLETED && $(check "['games']") == 6 && $(check "['missing_g
     echo "test-local.sh: OK: partial merge of 3 of 4 shards, 6 of 8 games, missing_games 2, missing_shards [4]"
 else
     echo "test-local.sh: FAILED: partial merge" >&2
+    exit 1
+fi
+
+# An SPRT over the shards: sprt-watch.sh polls `judge status` and cancels the array once the
+# test over all shards accepts a hypothesis; the merge job then merges what was played.
+weak="$opponent"
+if [[ -f "$WEAK" ]]; then
+    mkdir -p "$shared/weak"
+    weak="$shared/weak/$(basename "$WEAK")"
+    cp "$WEAK" "$weak"
+fi
+echo "== sprt: 4 shards of 40 boards, --sprt elo0=0 elo1=400, $(basename "$LIB") vs $(basename "$weak"); sprt-watch.sh stops them"
+read -r array merge < <("$here/submit.sh" --shards 4 --run-dir "$shared/sprt" --judge "$shared/judge" -- \
+    match "$lib@GRAVITY4_MOVE_MS=20" "$weak" --pairs 40 --seed 2026 --move-limit-ms 1000 \
+    --sprt elo0=0 elo1=400 alpha=0.05 beta=0.05)
+JUDGE="$shared/judge" "$here/sprt-watch.sh" "$shared/sprt" "$array" 2
+state=$(wait_job "$merge")
+echo "array job $array, merge job $merge: $state; its output:"
+cat "$shared/sprt/slurm-$merge.out"
+tail -1 "$shared/sprt/status.txt"
+summary="$shared/sprt/merged/summary.json"
+if [[ "$state" == COMPLETED ]] && grep -q -- "-> H1" "$shared/sprt/status.txt"; then
+    echo "test-local.sh: OK: SPRT over shards accepted H1 after $(check "['sprt']['pairs']") pairs; $(check "['missing_games']") of 80 games not played"
+else
+    echo "test-local.sh: FAILED: SPRT over shards" >&2
     exit 1
 fi
