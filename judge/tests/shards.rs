@@ -391,6 +391,20 @@ fn status_reads_the_sprt_over_all_shards() {
     let summary = json(cwd.join("m/summary.json"));
     assert_eq!(summary["sprt"]["decision"], "H1");
     assert_eq!(summary["sprt"]["pairs"], 8);
+    // The other way round, H0: exit 10.
+    let mut a = args.clone();
+    a.swap(1, 2);
+    for i in 1..=2 {
+        let mut a = a.clone();
+        let (s, o) = (format!("{i}/2"), format!("r{i}"));
+        a.extend(["--shard", &s, "--out", &o]);
+        a.extend(sprt);
+        ok(&judge(cwd, &a));
+    }
+    let both = judge(cwd, &["status", "r1", "r2"]);
+    let text = String::from_utf8_lossy(&both.stdout);
+    assert_eq!(both.status.code(), Some(10), "{text}");
+    assert!(text.contains("after 8 pairs -> H0"), "{text}");
 }
 
 #[test]
