@@ -221,6 +221,12 @@ pub fn tournament(opts: &TournamentOptions) -> Result<()> {
         plan,
         &mut [&mut log, &mut progress, &mut report],
     )?;
+    if let Some(s) = shard.filter(|s| !s.is_whole()) {
+        // The table above is this part's alone; say where the whole is read.
+        eprintln!(
+            "shard {s}: the table covers this shard only; `judge status DIR...` reads all the shards (and their SPRT), `judge merge DIR... --out DIR` puts them together"
+        );
+    }
     Ok(())
 }
 
