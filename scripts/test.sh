@@ -5,8 +5,9 @@
 # crates. This is the README's test command; CI runs it too.
 #
 # On a fresh machine it first installs what the tests need and the Rust toolchain does not
-# bring: a C and C++ compiler (the fixture libraries and the C++ host) and Chromium (the
-# report's browser test), from Debian's packages when apt-get is there.
+# bring: a C and C++ compiler (the fixture libraries and the C++ host), Chromium (the
+# report's browser test) and GNU parallel (the sharded-run recipe's test), from Debian's
+# packages when apt-get is there.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -34,6 +35,9 @@ if ! command -v g++ >/dev/null || ! command -v cc >/dev/null; then
 fi
 if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then
     install_or_explain "the judge's report test in headless Chromium" chromium
+fi
+if ! command -v parallel >/dev/null; then
+    install_or_explain "the judge's GNU parallel shard recipe test" parallel
 fi
 
 cargo test --workspace --release
