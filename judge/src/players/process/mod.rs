@@ -1,10 +1,12 @@
 //! The process layer: every library runs in its own child process (the judge re-executed
-//! as `judge host`), and this module is the only place that knows about processes,
-//! pipes, signals, rlimits, scratch directories and `unsafe`. Only the course-ABI player
-//! uses it ([`Host::get_point`]); the tournament sees players, never processes.
+//! as `judge host`), every program player is its own child process ([`Program`]), and
+//! this module is the only place that knows about processes, pipes, signals, rlimits,
+//! scratch directories and `unsafe`. The course-ABI player uses [`Host::get_point`], the
+//! Saiblo player a [`Program`]'s pipes; the tournament sees players, never processes.
 
 pub mod child;
 mod logsink;
+pub mod program;
 pub mod protocol;
 mod signals;
 
@@ -17,6 +19,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
 pub use logsink::LogSink;
+pub use program::Program;
 use protocol::{ChildMessage, MoveRequest, ProtocolError};
 
 /// How long a library may take to load (its constructors run in `dlopen`).
@@ -100,14 +103,63 @@ pub struct Timed {
     pub cpu_ms: Option<f64>,
 }
 
+/// A fresh scratch directory for one player process, named so that
+/// [`sweep_stale_scratch`] can tell whose it is.
+fn scratch_dir() -> Result<tempfile::TempDir, String> {
+    tempfile::Builder::new()
+        .prefix(&format!("{SCRATCH_PREFIX}{}-", std::process::id()))
+        .tempdir()
+        .map_err(|e| format!("cannot create scratch directory: {e}"))
+}
+
+/// A child that leads its own process group: killed as a whole group, reaped once.
+struct Leader {
+    child: Child,
+    dead: bool,
+}
+
+impl Leader {
+    /// Kills the whole process group and reaps the leader.
+    fn kill(&mut self) {
+        if !self.dead {
+            signals::kill_group(self.child.id());
+            let _ = self.child.wait();
+            self.dead = true;
+        }
+    }
+
+    /// Waits (briefly) for a child that closed its pipe and says how it ended.
+    fn reap(&mut self) -> String {
+        let deadline = Instant::now() + REAP_GRACE;
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(2))
+                }
+                _ => break None,
+            }
+        };
+        // Also kills anything the player forked into the group.
+        signals::kill_group(self.child.id());
+        self.dead = true;
+        match status {
+            Some(s) => signals::describe(s),
+            None => {
+                let _ = self.child.wait();
+                "closed its pipe without exiting".into()
+            }
+        }
+    }
+}
+
 /// A running library host.
 pub struct Host {
-    child: Child,
+    leader: Leader,
     requests: Option<ChildStdin>,
     replies: Receiver<Result<ChildMessage, ProtocolError>>,
     /// Deleted (with whatever the library wrote into it) when the host is dropped.
     scratch: Option<tempfile::TempDir>,
-    dead: bool,
     /// The library is loaded and both symbols resolved.
     ready: bool,
 }
@@ -123,10 +175,7 @@ impl Host {
         log: Arc<LogSink>,
     ) -> Result<Host, String> {
         let library = std::path::absolute(library).map_err(|e| format!("bad path: {e}"))?;
-        let scratch = tempfile::Builder::new()
-            .prefix(&format!("{SCRATCH_PREFIX}{}-", std::process::id()))
-            .tempdir()
-            .map_err(|e| format!("cannot create scratch directory: {e}"))?;
+        let scratch = scratch_dir()?;
         let mut child = Command::new(&config.exe)
             .arg("host")
             .arg("--library")
@@ -170,10 +219,9 @@ impl Host {
         std::thread::spawn(move || log.drain(stderr));
         Ok(Host {
             requests: child.stdin.take(),
-            child,
+            leader: Leader { child, dead: false },
             replies: rx,
             scratch: Some(scratch),
-            dead: false,
             ready: false,
         })
     }
@@ -210,7 +258,7 @@ impl Host {
 
     /// True once the process is gone (killed or crashed): it cannot be reused.
     pub fn is_dead(&self) -> bool {
-        self.dead
+        self.leader.dead
     }
 
     /// Sends one `getPoint` call and waits at most `limit` for the answer.
@@ -258,35 +306,12 @@ impl Host {
 
     /// Kills the host's whole process group and reaps it.
     pub fn kill(&mut self) {
-        if !self.dead {
-            signals::kill_group(self.child.id());
-            let _ = self.child.wait();
-            self.dead = true;
-        }
+        self.leader.kill();
     }
 
     /// Waits (briefly) for a host that stopped answering and says how it ended.
     fn reap(&mut self) -> String {
-        let deadline = Instant::now() + REAP_GRACE;
-        let status = loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => break Some(status),
-                Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(2))
-                }
-                _ => break None,
-            }
-        };
-        // Also kills anything the library forked into the group.
-        signals::kill_group(self.child.id());
-        self.dead = true;
-        match status {
-            Some(s) => signals::describe(s),
-            None => {
-                let _ = self.child.wait();
-                "closed its pipe without exiting".into()
-            }
-        }
+        self.leader.reap()
     }
 }
 

@@ -1,0 +1,224 @@
+//! A program player's process: any executable, spawned with pipes for its stdin and
+//! stdout, in the same isolation as a library host (its own scratch directory as the
+//! working directory, its own process group, `RLIMIT_AS`, no core files, killed with its
+//! parent, stderr drained into the player's capped log).
+//!
+//! What flows over the pipes is the caller's business (the Saiblo player frames it).
+
+use std::io::Read;
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::{Leader, LogSink, ProcessSettings, scratch_dir};
+
+/// A running program player.
+pub struct Program {
+    leader: Leader,
+    stdin: Option<ChildStdin>,
+    stdout: Option<ChildStdout>,
+    /// Deleted (with whatever the program wrote into it) when the program is dropped.
+    scratch: Option<tempfile::TempDir>,
+}
+
+/// Finds the executable `program` names: a name without `/` is looked up on `PATH` as a
+/// shell would, anything else is a path (relative to the judge's working directory).
+/// The file must exist and be executable. Returns an absolute path, because the program
+/// runs in its scratch directory, where a relative path would mean something else.
+pub fn resolve_program(program: &str) -> Result<PathBuf, String> {
+    let executable = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.is_empty() {
+        return Err("empty command".into());
+    }
+    if program.contains('/') {
+        let path = std::path::absolute(program).map_err(|e| format!("{program}: {e}"))?;
+        return match std::fs::metadata(&path) {
+            Err(e) => Err(format!("{program}: {e}")),
+            Ok(_) if !executable(&path) => Err(format!("{program}: not an executable file")),
+            Ok(_) => Ok(path),
+        };
+    }
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join(program))
+        .find(|p| executable(p))
+        .and_then(|p| std::path::absolute(p).ok())
+        .ok_or_else(|| format!("{program}: no such executable on PATH"))
+}
+
+/// A program's argument as the program should see it from its scratch directory: a
+/// relative path to an existing file (`main.py` in `python3 main.py`) is made absolute;
+/// anything else is passed as written.
+fn rooted_arg(arg: &str) -> String {
+    let path = Path::new(arg);
+    match std::path::absolute(path) {
+        Ok(abs) if path.is_relative() && !arg.starts_with('-') && path.exists() => {
+            abs.to_string_lossy().into_owned()
+        }
+        _ => arg.to_string(),
+    }
+}
+
+impl Program {
+    /// Starts `argv` (program and arguments) with `env` added to its environment, its
+    /// stderr going to `log`. `Err` says why it could not start (the `load` verdict).
+    pub fn spawn(
+        config: &ProcessSettings,
+        argv: &[String],
+        env: &[(String, String)],
+        log: Arc<LogSink>,
+    ) -> Result<Program, String> {
+        let (program, args) = argv.split_first().ok_or("empty command")?;
+        let program = resolve_program(program)?;
+        let scratch = scratch_dir()?;
+        let memory_limit = config.memory_limit_mb << 20;
+        let parent = std::process::id();
+        let mut command = Command::new(&program);
+        command
+            .args(args.iter().map(|a| rooted_arg(a)))
+            .current_dir(scratch.path())
+            // As for library hosts: one malloc arena, so threads do not eat RLIMIT_AS.
+            .env("MALLOC_ARENA_MAX", "1")
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            // Its own process group, so a timeout kills whatever the program forked too.
+            .process_group(0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        // SAFETY: the closure runs in the forked child before exec and only makes raw
+        // system calls (prctl, getppid, setrlimit, _exit), which are async-signal-safe; it
+        // allocates nothing and touches no lock. The rlimit structs live on its stack.
+        unsafe {
+            command.pre_exec(move || {
+                libc::prctl(
+                    libc::PR_SET_PDEATHSIG,
+                    libc::SIGKILL as libc::c_ulong,
+                    0,
+                    0,
+                    0,
+                );
+                // The judge may have died before prctl took effect.
+                if libc::getppid() as u32 != parent {
+                    libc::_exit(0);
+                }
+                let no_core = libc::rlimit {
+                    rlim_cur: 0,
+                    rlim_max: 0,
+                };
+                libc::setrlimit(libc::RLIMIT_CORE, &no_core);
+                if memory_limit > 0 {
+                    let limit = libc::rlimit {
+                        rlim_cur: memory_limit,
+                        rlim_max: memory_limit,
+                    };
+                    libc::setrlimit(libc::RLIMIT_AS, &limit);
+                }
+                Ok(())
+            });
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
+        let stderr = child.stderr.take().expect("piped stderr");
+        std::thread::spawn(move || log.drain(stderr));
+        Ok(Program {
+            stdin: child.stdin.take(),
+            stdout: child.stdout.take(),
+            leader: Leader { child, dead: false },
+            scratch: Some(scratch),
+        })
+    }
+
+    /// The program's stdin and stdout, once (the caller reads and writes them on its own
+    /// threads).
+    pub fn take_pipes(&mut self) -> Option<(ChildStdin, ChildStdout)> {
+        Some((self.stdin.take()?, self.stdout.take()?))
+    }
+
+    /// Kills the program's whole process group and reaps it.
+    pub fn kill(&mut self) {
+        self.leader.kill();
+    }
+
+    /// Waits (briefly) for a program whose stdout ended and says how it ended
+    /// (`exit status 0`, `SIGSEGV`, ...); whatever it forked is killed.
+    pub fn reap(&mut self) -> String {
+        self.leader.reap()
+    }
+}
+
+/// Reads what `out` has, waiting until `deadline` at most: `Ok(None)` if nothing came in
+/// time, `Ok(Some(0))` at end of file, else the number of bytes read into `buf`. A
+/// deadline already past only looks at what is there now. No thread is involved, so
+/// bytes a program wrote earlier are still in the pipe when the caller looks.
+pub fn read_within(
+    out: &mut ChildStdout,
+    buf: &mut [u8],
+    deadline: Instant,
+) -> std::io::Result<Option<usize>> {
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        // Round up, so a wait never ends a fraction of a millisecond early.
+        let ms = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
+        let mut fd = libc::pollfd {
+            fd: out.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: poll reads and writes the one pollfd we own, which outlives the call;
+        // the descriptor stays open because `out` is borrowed for the whole call.
+        let ready = unsafe { libc::poll(&mut fd, 1, ms) };
+        if ready < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        if ready == 0 {
+            if Instant::now() >= deadline {
+                return Ok(None);
+            }
+            continue;
+        }
+        // Readable or hung up: read returns at once (bytes, or 0 at end of file).
+        return out.read(buf).map(Some);
+    }
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        self.stdin = None;
+        self.kill();
+        if let Some(dir) = self.scratch.take() {
+            let _ = dir.close();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn programs_resolve_on_path_or_as_paths() {
+        let sh = resolve_program("sh").unwrap();
+        assert!(sh.is_absolute() && sh.ends_with("sh"));
+        assert!(resolve_program("no-such-program-xyz").is_err());
+        assert!(resolve_program("./no/such/file").is_err());
+        // A file that exists but is not executable.
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("data.txt");
+        std::fs::write(&f, "x").unwrap();
+        let err = resolve_program(f.to_str().unwrap()).unwrap_err();
+        assert!(err.contains("not an executable"), "{err}");
+        assert!(resolve_program("").is_err());
+    }
+}
