@@ -5,14 +5,23 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 use gravity4_judge::schedule::Shard;
 
-/// Isolated, statistically honest tournaments of course-ABI Connect-4 libraries.
+/// Isolated, statistically honest tournaments of Connect-4 players: course-ABI libraries
+/// and programs speaking the Saiblo platform's protocol, freely mixed.
 ///
-/// Every library runs in its own child process; a library that crashes, hangs, returns
+/// Every player runs in its own child process; a player that crashes, hangs, returns
 /// garbage or fails to load loses its game with a verdict, and the run goes on.
 ///
-/// A player may carry environment variables for its own process: `LIB.so@KEY=VALUE[,...]`,
+/// PLAYERS: `LIB.so` is a course-ABI library. `saiblo:CMD ARGS...` is a program run as the
+/// Saiblo platform runs it, one process per game (quote it: `"saiblo:python3 main.py"`;
+/// the command is split as a shell would): it gets `M N noX noY`, then before each move
+/// `lastX lastY top... board...` on one line, and answers with a frame (4-byte big-endian
+/// length, then ASCII `x y`). `saiblo-lines:` sends `top` and each board row on lines of
+/// their own, `saiblo-last:` only `lastX lastY`.
+///
+/// Any player may carry environment variables for its own process: `PLAYER@KEY=VALUE[,...]`,
 /// e.g. `libgravity4.so@GRAVITY4_PROFILE=classic` plays the same file as another
-/// configuration (named `libgravity4@PROFILE=classic`).
+/// configuration (named `libgravity4@PROFILE=classic`); for programs the text after the
+/// last `@` is the environment only if it parses as KEY=VALUE pairs.
 #[derive(Debug, Parser)]
 #[command(name = "judge", version, propagate_version = true)]
 pub struct Cli {
@@ -24,13 +33,13 @@ pub struct Cli {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Two libraries, many paired games, optional SPRT.
+    /// Two players, many paired games, optional SPRT.
     Match(MatchArgs),
     /// Everyone against everyone.
     RoundRobin(RoundRobinArgs),
-    /// One library against a pool (directories expand to their *.so files).
+    /// One player against a pool (directories expand to their *.so files).
     Gauntlet(GauntletArgs),
-    /// Play against a library in the terminal (columns by key, q quits).
+    /// Play against a library or program in the terminal (columns by key, q quits).
     Play(PlayArgs),
     /// Step through a recorded game in the terminal (n/p or arrows, q quits).
     Replay(ReplayArgs),
@@ -52,9 +61,11 @@ pub enum Command {
 /// `judge match`.
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// First library (moves first in the first game of every pair).
+    /// First player (moves first in the first game of every pair): `LIB.so`,
+    /// `saiblo:CMD ARGS...` (also `saiblo-lines:`, `saiblo-last:`), each with an optional
+    /// `@KEY=VALUE,...` environment.
     pub a: PathBuf,
-    /// Second library.
+    /// Second player, in the same forms.
     pub b: PathBuf,
     /// Sequential test, e.g. `--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05`; stops the
     /// match once a hypothesis is accepted. Put it after the libraries.
@@ -67,7 +78,8 @@ pub struct MatchArgs {
 /// `judge round-robin`.
 #[derive(Debug, Args)]
 pub struct RoundRobinArgs {
-    /// Libraries (at least two).
+    /// Players (at least two): `LIB.so`, `saiblo:CMD ARGS...` (also `saiblo-lines:`,
+    /// `saiblo-last:`), each with an optional `@KEY=VALUE,...` environment.
     #[arg(required = true, num_args = 2..)]
     pub libs: Vec<PathBuf>,
     #[command(flatten)]
@@ -77,9 +89,10 @@ pub struct RoundRobinArgs {
 /// `judge gauntlet`.
 #[derive(Debug, Args)]
 pub struct GauntletArgs {
-    /// The library under test.
+    /// The player under test: `LIB.so` or `saiblo:CMD ARGS...` (also `saiblo-lines:`,
+    /// `saiblo-last:`), with an optional `@KEY=VALUE,...` environment.
     pub lib: PathBuf,
-    /// Opponents: libraries or directories (every *.so, numbered files in numeric order).
+    /// Opponents: players, or directories (every *.so, numbered files in numeric order).
     #[arg(long, required = true, num_args = 1..)]
     pub vs: Vec<PathBuf>,
     #[command(flatten)]
@@ -89,7 +102,8 @@ pub struct GauntletArgs {
 /// `judge play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The library to play against (`LIB.so` or `LIB.so@KEY=VALUE,...`).
+    /// The player to play against (`LIB.so`, `saiblo:CMD ARGS...`, each with an optional
+    /// `@KEY=VALUE,...`).
     pub lib: PathBuf,
     /// Let the library move first.
     #[arg(long)]
@@ -154,7 +168,7 @@ pub struct StatusArgs {
 /// Options every tournament takes.
 #[derive(Debug, Args, Clone)]
 pub struct Common {
-    /// Boards per pairing; each board is played twice, colours swapped.
+    /// Boards per pairing (at least 1); each board is played twice, colours swapped.
     #[arg(long, default_value_t = 20)]
     pub pairs: u32,
     /// Seed for the boards (default: random, printed and recorded in run.json).
@@ -166,11 +180,12 @@ pub struct Common {
     /// Games played at once (default: the number of cores).
     #[arg(long)]
     pub concurrency: Option<usize>,
-    /// Address-space limit of each library's process, MiB (0: none).
+    /// Address-space limit of each player's process, MiB (0: none).
     #[arg(long, default_value_t = 1024)]
     pub memory_limit_mb: u64,
     /// Keep one process per library per worker across games, like the course's runner
-    /// (globals persist between games); default is a fresh process per game.
+    /// (globals persist between games); default is a fresh process per game. Programs
+    /// always run one process per game, as on Saiblo.
     #[arg(long)]
     pub reuse_process: bool,
     /// Run directory (default: a fresh timestamped directory under runs/).

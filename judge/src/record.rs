@@ -146,7 +146,8 @@ pub fn course_code(termination: Termination, loser: Option<Side>, detail: Option
     match termination {
         Termination::Full => 0,
         Termination::Four => pick(2, 1),
-        Termination::Crash => pick(3, 5),
+        // The course runner has no code of its own for a program's garbage: a bug.
+        Termination::Crash | Termination::Garbage => pick(3, 5),
         Termination::Illegal => pick(4, 6),
         Termination::Timeout | Termination::Null => pick(7, 8),
         Termination::Load if detail.is_some_and(|d| d.starts_with("missing symbol")) => {

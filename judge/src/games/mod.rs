@@ -147,11 +147,14 @@ pub enum Termination {
     Null,
     /// The player could not be loaded or lacks a symbol.
     Load,
+    /// The mover's program wrote something that is not a framed answer (unframed text,
+    /// a malformed frame, output nobody asked for, a flood of output).
+    Garbage,
 }
 
 impl Termination {
     /// All terminations, in report order.
-    pub const ALL: [Termination; 7] = [
+    pub const ALL: [Termination; 8] = [
         Termination::Four,
         Termination::Full,
         Termination::Timeout,
@@ -159,6 +162,7 @@ impl Termination {
         Termination::Illegal,
         Termination::Null,
         Termination::Load,
+        Termination::Garbage,
     ];
 
     /// The name used in games.jsonl.
@@ -171,6 +175,7 @@ impl Termination {
             Termination::Illegal => "illegal",
             Termination::Null => "null",
             Termination::Load => "load",
+            Termination::Garbage => "garbage",
         }
     }
 }

@@ -35,6 +35,37 @@ impl CourseAbiPlayer {
     }
 }
 
+/// Checks, without loading it, that `path` can be a course library: it exists, is
+/// readable, and is an ELF shared object (`e_type` `ET_DYN`). Loading is left to the
+/// game (a missing symbol or dependency is a `load` verdict): `dlopen` runs the library's
+/// constructors, which only its own isolated process may do.
+pub fn check_library(path: &Path) -> Result<(), String> {
+    use std::io::Read;
+    let shown = path.display();
+    let mut head = [0u8; 18];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => format!("{shown}: not an ELF shared object"),
+            _ => format!("{shown}: {e}"),
+        })?;
+    if &head[..4] != b"\x7fELF" {
+        return Err(format!("{shown}: not an ELF shared object"));
+    }
+    // e_type: 2 bytes at offset 16, in the byte order EI_DATA (offset 5) names.
+    let e_type = match head[5] {
+        2 => u16::from_be_bytes([head[16], head[17]]),
+        _ => u16::from_le_bytes([head[16], head[17]]),
+    };
+    const ET_DYN: u16 = 3;
+    if e_type != ET_DYN {
+        return Err(format!(
+            "{shown}: an ELF file but not a shared object (e_type {e_type})"
+        ));
+    }
+    Ok(())
+}
+
 /// A load error's fault: a missing symbol is its own verdict (course code -3/-4).
 fn load_fault(text: String) -> Fault {
     if text.starts_with("missing symbol") {
@@ -134,6 +165,28 @@ mod tests {
         assert_eq!(req.board[15], 1);
         assert_eq!(move_request(&p, Side::First).board[15], 2);
         assert_eq!((req.m, req.n, req.no_x, req.no_y), (4, 5, 3, 1));
+    }
+
+    #[test]
+    fn libraries_are_checked_for_elf_shared_objects() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = dir.path().join("notalib.so");
+        std::fs::write(&text, "this is not a library, just text").unwrap();
+        assert!(check_library(&text).unwrap_err().contains("not an ELF"));
+        assert!(
+            check_library(&dir.path().join("missing.so"))
+                .unwrap_err()
+                .contains("No such file")
+        );
+        // An executable (ET_EXEC or PIE) or a real shared object from the system.
+        let libc_so = ["/lib/x86_64-linux-gnu/libc.so.6", "/lib64/libc.so.6"]
+            .into_iter()
+            .map(Path::new)
+            .find(|p| p.exists());
+        if let Some(lib) = libc_so {
+            assert_eq!(check_library(lib), Ok(()));
+        }
+        assert!(check_library(dir.path()).is_err());
     }
 
     #[test]

@@ -3,17 +3,18 @@
 //!
 //! A [`Player`] is started for a game, asked for moves under a time limit (the
 //! opponent's last move in, a move out), and stopped; whatever goes wrong on its side
-//! comes back as a [`Fault`], which the referee turns into a verdict. Today's one kind of
-//! player is a course-ABI library hosted in its own child process ([`course_abi`]); the
-//! process layer underneath (`process`: pipes, signals, rlimits, scratch directories)
-//! is private to this module, so nothing in the tournament sees into it.
+//! comes back as a [`Fault`], which the referee turns into a verdict. Two kinds of player
+//! exist: a course-ABI library hosted in its own child process ([`course_abi`]) and a
+//! program speaking the Saiblo platform's protocol ([`saiblo`]); the process layer
+//! underneath (`process`: pipes, signals, rlimits, scratch directories) is private to this
+//! module, so nothing in the tournament sees into it.
 //!
-//! Other kinds (programs over stdin/stdout: `saiblo:`, `gtp:`, `botzone:`) plug in as
-//! new [`PlayerSpec`] variants and new `Player` implementations; the referee and the
-//! tournament do not change.
+//! Other kinds (`gtp:`, `botzone:`) plug in as new [`PlayerSpec`] variants and new
+//! `Player` implementations; the referee and the tournament do not change.
 
 pub mod course_abi;
 mod process;
+pub mod saiblo;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,6 +24,7 @@ use anyhow::{Result, bail};
 
 use crate::games::connect4::Connect4;
 use crate::games::{Game, Side, Termination};
+pub use saiblo::Form;
 
 pub use process::child::{HostSettings, run as run_host};
 pub use process::sweep_stale_scratch;
@@ -78,6 +80,8 @@ pub enum Fault {
     Load(String),
     /// It loaded but lacks a required symbol; the text names it.
     MissingSymbol(String),
+    /// Its program wrote something other than a framed answer; the text says what.
+    Garbage(String),
 }
 
 impl Fault {
@@ -88,6 +92,7 @@ impl Fault {
             Fault::Timeout => Termination::Timeout,
             Fault::Crash(_) => Termination::Crash,
             Fault::Load(_) | Fault::MissingSymbol(_) => Termination::Load,
+            Fault::Garbage(_) => Termination::Garbage,
         }
     }
 
@@ -95,7 +100,9 @@ impl Fault {
     pub fn detail(&self) -> Option<String> {
         match self {
             Fault::NoMove | Fault::Timeout => None,
-            Fault::Crash(t) | Fault::Load(t) | Fault::MissingSymbol(t) => Some(t.clone()),
+            Fault::Crash(t) | Fault::Load(t) | Fault::MissingSymbol(t) | Fault::Garbage(t) => {
+                Some(t.clone())
+            }
         }
     }
 }
@@ -112,79 +119,167 @@ pub enum PlayerSpec {
         /// Environment variables set for this player's process only.
         env: Vec<(String, String)>,
     },
+    /// A program speaking the Saiblo platform's protocol (`saiblo:CMD ARGS...`, see
+    /// [`saiblo`]), one process per game.
+    Saiblo {
+        /// The program and its arguments, split as a shell would.
+        command: Vec<String>,
+        /// Environment variables set for this player's process only.
+        env: Vec<(String, String)>,
+        /// What the judge sends before each move.
+        form: Form,
+    },
+}
+
+/// `KEY=VALUE[,KEY=VALUE...]`. A piece without `=` continues the previous value, so
+/// values may hold commas (`GRAVITY4_DISABLE=reuse,endgame,GRAVITY4_MOVE_MS=50`); a key
+/// is a variable name (`[A-Za-z_][A-Za-z0-9_]*`). `Err` names the piece that does not fit.
+fn parse_env(assignments: &str) -> Result<Vec<(String, String)>, String> {
+    let is_name = |k: &str| {
+        k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let mut env: Vec<(String, String)> = Vec::new();
+    for piece in assignments.split(',') {
+        match (piece.split_once('='), env.last_mut()) {
+            (Some((k, v)), _) if is_name(k) => env.push((k.to_string(), v.to_string())),
+            (None, Some((_, value))) => {
+                value.push(',');
+                value.push_str(piece);
+            }
+            _ => return Err(piece.to_string()),
+        }
+    }
+    Ok(env)
+}
+
+/// The scheme of `scheme:rest` when the text before the first `:` looks like one (a
+/// letter, then letters, digits, `+`, `-`, `.`; so no path with a `/` before its `:`).
+fn scheme_of(text: &str) -> Option<(&str, &str)> {
+    let (scheme, rest) = text.split_once(':')?;
+    let ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+    ok.then_some((scheme, rest))
 }
 
 impl PlayerSpec {
-    /// Parses a player argument. `LIB.so@KEY=VALUE[,KEY=VALUE...]` gives the library's
-    /// process its own environment, so one file can play as several configurations
-    /// (e.g. `libgravity4.so@GRAVITY4_PROFILE=classic`). An argument naming an existing
-    /// file, or without `@`, is a plain library.
+    /// Parses a player argument:
+    /// - an argument naming an existing file is a plain library;
+    /// - `saiblo:CMD ARGS...` (also `saiblo-lines:`, `saiblo-last:`, see [`Form`]) is a
+    ///   program, its command split as a shell would (quotes and backslashes work), with an
+    ///   optional environment suffix `@KEY=VALUE[,...]` after the last `@` — only when that
+    ///   text parses as assignments; otherwise the `@` belongs to the command;
+    /// - any other `WORD:...` is an unknown scheme (an error);
+    /// - anything else is a library, `LIB.so@KEY=VALUE[,KEY=VALUE...]` giving its process
+    ///   its own environment, so one file can play as several configurations (e.g.
+    ///   `libgravity4.so@GRAVITY4_PROFILE=classic`).
     pub fn parse(arg: &Path) -> Result<PlayerSpec> {
-        // Program players will be told apart here by their scheme (`saiblo:CMD ARGS`,
-        // `gtp:CMD`, `botzone:CMD`), before the library form below.
         let text = arg.to_string_lossy();
-        let Some((lib, assignments)) = text.rsplit_once('@').filter(|_| !arg.exists()) else {
+        if arg.exists() {
+            return Ok(PlayerSpec::CourseAbi {
+                library: arg.to_path_buf(),
+                env: Vec::new(),
+            });
+        }
+        if let Some((scheme, rest)) = scheme_of(&text) {
+            let Some(form) = Form::from_scheme(scheme) else {
+                let known: Vec<String> =
+                    Form::SCHEMES.iter().map(|(s, _)| format!("{s}:")).collect();
+                bail!(
+                    "unknown player {text:?}: no file by that name, and {scheme:?} is not a player scheme (known: {}, or a library path)",
+                    known.join(", ")
+                );
+            };
+            let (line, env) = match rest.rsplit_once('@').map(|(c, a)| (c, parse_env(a))) {
+                Some((command, Ok(env))) => (command, env),
+                _ => (rest, Vec::new()),
+            };
+            let command = shlex::split(line)
+                .ok_or_else(|| anyhow::anyhow!("bad player {text:?}: unbalanced quotes"))?;
+            if command.is_empty() {
+                bail!("bad player {text:?}: no command after {scheme}:");
+            }
+            return Ok(PlayerSpec::Saiblo { command, env, form });
+        }
+        let Some((lib, assignments)) = text.rsplit_once('@') else {
             return Ok(PlayerSpec::CourseAbi {
                 library: arg.to_path_buf(),
                 env: Vec::new(),
             });
         };
-        // A piece without `=` continues the previous value, so values may hold commas:
-        // `@GRAVITY4_DISABLE=reuse,endgame,GRAVITY4_MOVE_MS=50`.
-        let mut env: Vec<(String, String)> = Vec::new();
-        for piece in assignments.split(',') {
-            match (piece.split_once('='), env.last_mut()) {
-                (Some((k, v)), _) if !k.is_empty() && !k.contains(char::is_whitespace) => {
-                    env.push((k.to_string(), v.to_string()));
-                }
-                (None, Some((_, value))) => {
-                    value.push(',');
-                    value.push_str(piece);
-                }
-                _ => bail!(
-                    "bad player {text:?}: expected LIB.so@KEY=VALUE[,KEY=VALUE...], got {piece:?}"
-                ),
-            }
-        }
+        let env = parse_env(assignments).map_err(|piece| {
+            anyhow::anyhow!(
+                "bad player {text:?}: expected LIB.so@KEY=VALUE[,KEY=VALUE...], got {piece:?}"
+            )
+        })?;
         Ok(PlayerSpec::CourseAbi {
             library: PathBuf::from(lib),
             env,
         })
     }
 
-    /// The player's display name before disambiguation: the file stem, plus `@` and its
-    /// environment settings as `KEY=VALUE` with the key's namespace word dropped
+    /// The player's display name before disambiguation: the library's file stem, or for
+    /// a program the stem of its last argument that names an existing file (`main` for
+    /// `python3 main.py --fast`), else of the program itself; plus `@` and its environment
+    /// settings as `KEY=VALUE` with the key's namespace word dropped
     /// (`GRAVITY4_DISABLE=reuse` shows as `DISABLE=reuse`: the value alone would read the
     /// same for enabling and disabling).
     pub fn base_name(&self) -> String {
-        match self {
-            PlayerSpec::CourseAbi { library, env } => {
-                let stem = library
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| library.display().to_string());
-                if env.is_empty() {
-                    return stem;
-                }
-                let settings: Vec<String> = env
+        let stem_of = |p: &Path| {
+            p.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| p.display().to_string())
+        };
+        let (stem, env) = match self {
+            PlayerSpec::CourseAbi { library, env } => (stem_of(library), env),
+            PlayerSpec::Saiblo { command, env, .. } => {
+                let named = command[1..]
                     .iter()
-                    .map(|(k, v)| {
-                        let key = k.split_once('_').map_or(k.as_str(), |(_, rest)| rest);
-                        format!("{key}={v}")
-                    })
-                    .collect();
-                format!("{stem}@{}", settings.join(","))
+                    .rev()
+                    .map(Path::new)
+                    .find(|p| p.is_file())
+                    .unwrap_or(Path::new(&command[0]));
+                (stem_of(named), env)
             }
+        };
+        if env.is_empty() {
+            return stem;
+        }
+        let settings: Vec<String> = env
+            .iter()
+            .map(|(k, v)| {
+                let key = k.split_once('_').map_or(k.as_str(), |(_, rest)| rest);
+                format!("{key}={v}")
+            })
+            .collect();
+        format!("{stem}@{}", settings.join(","))
+    }
+
+    fn env_mut(&mut self) -> &mut Vec<(String, String)> {
+        match self {
+            PlayerSpec::CourseAbi { env, .. } | PlayerSpec::Saiblo { env, .. } => env,
         }
     }
 
     /// Sets `key` for the player's process unless the player sets it already.
     pub fn set_default_env(&mut self, key: &str, value: &str) {
+        let env = self.env_mut();
+        if !env.iter().any(|(k, _)| k == key) {
+            env.push((key.into(), value.into()));
+        }
+    }
+
+    /// Checks, before any game, that the player can be started at all: a library file
+    /// exists, is readable and is an ELF shared object (its symbols are only checked when
+    /// it is loaded: a missing one is a `load` verdict); a program resolves on `PATH` or as
+    /// a path to an executable file. `Err` is a one-line usage error.
+    pub fn check(&self) -> Result<(), String> {
         match self {
-            PlayerSpec::CourseAbi { env, .. } => {
-                if !env.iter().any(|(k, _)| k == key) {
-                    env.push((key.into(), value.into()));
-                }
+            PlayerSpec::CourseAbi { library, .. } => course_abi::check_library(library),
+            PlayerSpec::Saiblo { command, .. } => {
+                process::program::resolve_program(&command[0]).map(drop)
             }
         }
     }
@@ -196,13 +291,17 @@ impl PlayerSpec {
             PlayerSpec::CourseAbi { library, env } => Box::new(
                 course_abi::CourseAbiPlayer::launch(settings, library, env, log),
             ),
+            PlayerSpec::Saiblo { command, env, form } => Box::new(saiblo::SaibloPlayer::launch(
+                settings, command, env, *form, log,
+            )),
         }
     }
 
-    /// The file the player runs (for messages).
+    /// The file the player runs (for messages): the library, or the program.
     pub fn file(&self) -> &Path {
         match self {
             PlayerSpec::CourseAbi { library, .. } => library,
+            PlayerSpec::Saiblo { command, .. } => Path::new(&command[0]),
         }
     }
 }
@@ -249,7 +348,7 @@ mod tests {
 
     fn env_of(spec: &PlayerSpec) -> &[(String, String)] {
         match spec {
-            PlayerSpec::CourseAbi { env, .. } => env,
+            PlayerSpec::CourseAbi { env, .. } | PlayerSpec::Saiblo { env, .. } => env,
         }
     }
 
@@ -279,6 +378,85 @@ mod tests {
         s.set_default_env("GRAVITY4_LOG", "1");
         s.set_default_env("GRAVITY4_LOG", "0");
         assert_eq!(env_of(&s), [("GRAVITY4_LOG".to_string(), "1".to_string())]);
+    }
+
+    #[test]
+    fn program_players_parse_with_forms_env_and_names() {
+        let s = PlayerSpec::parse(Path::new("saiblo:python3 'my bot.py' --fast")).unwrap();
+        assert_eq!(
+            s,
+            PlayerSpec::Saiblo {
+                command: vec!["python3".into(), "my bot.py".into(), "--fast".into()],
+                env: vec![],
+                form: Form::Line
+            }
+        );
+        assert_eq!(s.file(), Path::new("python3"));
+        // No file named `my bot.py` here: the program names it.
+        assert_eq!(s.base_name(), "python3");
+        let s = PlayerSpec::parse(Path::new("saiblo-last:./bot -v@BOT_DEPTH=3,BOT_X=a,b")).unwrap();
+        assert_eq!(
+            s,
+            PlayerSpec::Saiblo {
+                command: vec!["./bot".into(), "-v".into()],
+                env: vec![
+                    ("BOT_DEPTH".into(), "3".into()),
+                    ("BOT_X".into(), "a,b".into())
+                ],
+                form: Form::Last
+            }
+        );
+        assert_eq!(s.base_name(), "bot@DEPTH=3,X=a,b");
+        // An `@` whose suffix is not KEY=VALUE belongs to the command.
+        let s = PlayerSpec::parse(Path::new("saiblo-lines:bot --mail=me@host")).unwrap();
+        assert!(matches!(
+            &s,
+            PlayerSpec::Saiblo { command, env, form: Form::Lines }
+                if command[1] == "--mail=me@host" && env.is_empty()
+        ));
+        // The last argument naming a file gives the name.
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("main.py");
+        std::fs::write(&script, "").unwrap();
+        let s = PlayerSpec::parse(Path::new(&format!(
+            "saiblo:python3 {} --level 3",
+            script.display()
+        )))
+        .unwrap();
+        assert_eq!(s.base_name(), "main");
+        for bad in [
+            "saiblo:",
+            "saiblo:  ",
+            "saiblo:bot 'open",
+            "foo:bar",
+            "gtp:x",
+        ] {
+            assert!(PlayerSpec::parse(Path::new(bad)).is_err(), "{bad}");
+        }
+        let err = PlayerSpec::parse(Path::new("foo:bar"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("not a player scheme") && err.contains("saiblo:"),
+            "{err}"
+        );
+        // Paths with a `/` before their `:` are paths, not schemes.
+        assert!(matches!(
+            PlayerSpec::parse(Path::new("runs/a:b.so")).unwrap(),
+            PlayerSpec::CourseAbi { .. }
+        ));
+        assert!(
+            PlayerSpec::parse(Path::new("saiblo:no-such-program-xyz"))
+                .unwrap()
+                .check()
+                .is_err()
+        );
+        assert!(
+            PlayerSpec::parse(Path::new("saiblo:sh -c true"))
+                .unwrap()
+                .check()
+                .is_ok()
+        );
     }
 
     #[test]
