@@ -62,10 +62,22 @@ const UNREADABLE: &str = "unreadable";
 pub fn tournament(opts: &TournamentOptions) -> Result<()> {
     let mode = opts.mode;
     if opts.players.len() < 2 {
-        bail!("{mode} needs at least two libraries");
+        bail!("{mode} needs at least two players");
+    }
+    if opts.pairs == 0 {
+        bail!("--pairs must be at least 1");
+    }
+    if opts.concurrency == Some(0) {
+        bail!("--concurrency must be at least 1");
+    }
+    let entrants = schedule::entrants(&opts.players)?;
+    // Usage errors end the run before its directory exists or any game starts.
+    for e in &entrants {
+        if let Err(why) = e.spec.check() {
+            bail!("player {}: {why}", e.path.display());
+        }
     }
     players::sweep_stale_scratch();
-    let entrants = schedule::entrants(&opts.players)?;
     let pairings = mode.pairings(entrants.len());
     // A file that cannot be read is recorded as such: its player loses by `load`, the
     // run goes on.

@@ -10,8 +10,19 @@ use gravity4_judge::schedule::{self, Mode};
 use gravity4_judge::stats;
 use gravity4_judge::view::{play, replay};
 
-fn main() -> Result<()> {
+fn main() -> std::process::ExitCode {
     let cli = cli::Cli::parse();
+    match run(cli) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            // One line, whatever RUST_BACKTRACE says: the causes joined by `: `.
+            eprintln!("judge: error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: cli::Cli) -> Result<()> {
     match cli.command {
         cli::Command::Host(args) => players::run_host(&HostSettings {
             library: &args.library,

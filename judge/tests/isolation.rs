@@ -110,7 +110,6 @@ fn every_misbehaviour_gets_its_verdict() {
         ("null", Some("null"), ""),
         ("sabotage", Some("crash"), "protocol violation"),
         ("nosymbol", Some("load"), "clearPoint"),
-        ("notalib", Some("load"), ""),
         ("flood", None, ""),
         ("writer", None, ""),
         ("slow", None, ""),

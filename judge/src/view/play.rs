@@ -294,6 +294,9 @@ pub fn run(args: &PlayOptions) -> Result<()> {
     });
     let (spec, board_seed) = choose_board(args, seed)?;
     let mut entrant = schedule::entrants(std::slice::from_ref(&args.lib))?.remove(0);
+    if let Err(why) = entrant.spec.check() {
+        anyhow::bail!("player {}: {why}", args.lib.display());
+    }
     // Ask the library for its per-move telemetry line, unless the player sets it.
     entrant.spec.set_default_env("GRAVITY4_LOG", "1");
     crate::players::sweep_stale_scratch();
