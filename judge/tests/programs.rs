@@ -351,3 +351,57 @@ fn usage_errors_fail_before_any_game() {
     ];
     refused(&gauntlet, "no command");
 }
+
+#[test]
+fn a_person_plays_a_program_through_a_pipe() {
+    let progs = programs();
+    let cwd = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args([
+            "play",
+            &saiblo("saiblo-last", progs.path(), "legal.py", "last"),
+        ])
+        .args(["--size", "6x7", "--blocked", "0,6", "--seed", "1"])
+        .current_dir(cwd.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"3\n3\nq\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    // The program keeps its own board from the last moves and answers legally each time.
+    assert!(text.contains("legal played column 0 in"), "{text}");
+    assert!(text.contains("You quit after 4 moves"), "{text}");
+    assert!(!text.contains("loses by"), "{text}");
+    assert!(processes_under(progs.path()).is_empty());
+}
+
+#[test]
+fn the_memory_limit_applies_to_programs() {
+    let progs = programs();
+    let libs = tempfile::tempdir().unwrap();
+    let run = tempfile::tempdir().unwrap();
+    let out_dir = run.path().join("mem");
+    let mut args = strings(&["match"]);
+    args.push(library(libs.path(), "legal").display().to_string());
+    args.push(saiblo("saiblo", progs.path(), "memhog.py", ""));
+    args.extend(strings(&[
+        "--pairs",
+        "1",
+        "--memory-limit-mb",
+        "256",
+        "--quiet",
+        "--out",
+    ]));
+    args.push(out_dir.display().to_string());
+    ok(&judge(&args, progs.path()));
+    for game in games(&out_dir) {
+        assert_eq!(game["termination"], "crash", "{game}");
+        assert_eq!(game["detail"], "early exit (exit status 1)", "{game}");
+    }
+    let log = std::fs::read_to_string(out_dir.join("logs/memhog.log")).unwrap();
+    assert!(log.contains("MemoryError"), "{log}");
+}

@@ -33,7 +33,9 @@ pub use process::{LogSink, ProcessSettings};
 /// Something that plays games of `G`: a library, a program, a person.
 pub trait Player<G: Game> {
     /// Gets ready for a game on `setup`, moving as `side` (waits for a library to load).
-    /// `Err` is the reason it cannot play: it loses the game by that fault.
+    /// `Err` is the reason it cannot play: it loses the game by that fault. A second call
+    /// for the same game does nothing more (`judge play` starts its player early, to
+    /// report a load error before drawing the board, and the referee starts it again).
     fn start(&mut self, game: &G, setup: &G::Setup, side: Side) -> Result<(), Fault>;
 
     /// The move for the side to move in `position`, given the opponent's last move, within

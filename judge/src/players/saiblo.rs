@@ -145,6 +145,9 @@ pub struct SaibloPlayer {
     stdout: Option<ChildStdout>,
     /// Bytes read but not yet consumed as a frame.
     inbox: Vec<u8>,
+    /// The board's line was sent (`start` may be called again for the same game, as
+    /// `judge play` does to report a load error early).
+    started: bool,
 }
 
 /// Why reading an answer stopped without one.
@@ -173,6 +176,7 @@ impl SaibloPlayer {
             requests: None,
             stdout: None,
             inbox: Vec::new(),
+            started: false,
         };
         if let Some((mut stdin, stdout)) = player.program.as_mut().ok().and_then(|p| p.take_pipes())
         {
@@ -294,8 +298,11 @@ impl Player<Connect4> for SaibloPlayer {
         if let Err(fault) = &self.program {
             return Err(fault.clone());
         }
-        let BoardSpec { m, n, no_x, no_y } = *setup;
-        self.send(format!("{m} {n} {no_x} {no_y}\n"));
+        if !self.started {
+            let BoardSpec { m, n, no_x, no_y } = *setup;
+            self.send(format!("{m} {n} {no_x} {no_y}\n"));
+            self.started = true;
+        }
         Ok(())
     }
 
