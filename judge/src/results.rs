@@ -461,7 +461,14 @@ pub struct RunSummary {
 pub fn of_run<G: Game>(dir: &RunDir) -> Result<RunSummary> {
     let up_to_date = dir.summary_is_current();
     let info = dir.read_info()?;
-    let entrants = schedule::entrants(&info.players)?;
+    let mut entrants = schedule::entrants(&info.players)?;
+    // The names the run used: a program's name can depend on which files exist where the
+    // judge runs (`saiblo:python3 main.py` is `main` only next to main.py).
+    if info.names.len() == entrants.len() {
+        for (e, name) in entrants.iter_mut().zip(&info.names) {
+            e.name.clone_from(name);
+        }
+    }
     let pairings = info.mode.pairings(entrants.len());
     let records: Vec<GameRecord<G>> = record::read(&dir.games())?;
     let summarized_games = if up_to_date {

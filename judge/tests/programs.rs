@@ -405,3 +405,38 @@ fn the_memory_limit_applies_to_programs() {
     let log = std::fs::read_to_string(out_dir.join("logs/memhog.log")).unwrap();
     assert!(log.contains("MemoryError"), "{log}");
 }
+
+#[test]
+fn the_report_keeps_the_names_the_run_used() {
+    // A program named by a relative script is `legal` only where legal.py exists.
+    let progs = programs();
+    let libs = tempfile::tempdir().unwrap();
+    let run = tempfile::tempdir().unwrap();
+    let out_dir = run.path().join("r");
+    let lib = library(libs.path(), "legal").display().to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args([
+            "match",
+            &lib,
+            "saiblo:python3 -S legal.py",
+            "--pairs",
+            "1",
+            "--quiet",
+        ])
+        .arg("--out")
+        .arg(&out_dir)
+        .current_dir(progs.path())
+        .output()
+        .unwrap();
+    ok(&out);
+    let report = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .arg("report")
+        .arg(&out_dir)
+        .current_dir(run.path())
+        .output()
+        .unwrap();
+    ok(&report);
+    let table = String::from_utf8_lossy(&report.stdout);
+    assert!(table.contains("legal#2     2"), "{table}");
+    assert!(!table.contains("python3"), "{table}");
+}
