@@ -33,6 +33,10 @@ const MAX_FRAME: usize = 64;
 /// reading there; between moves the program's output waits in the pipe, so a flood
 /// blocks the program, not the judge).
 pub const FLOOD_BYTES: usize = 1 << 20;
+/// How long unsolicited output is read, at most, to tell a flood from stray bytes.
+const FLOOD_MEASURE: Duration = Duration::from_millis(200);
+/// A pause this long in unsolicited output ends the measuring early.
+const FLOOD_QUIET: Duration = Duration::from_millis(20);
 
 /// What the platform sends before each move, besides the opponent's last move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -212,11 +216,20 @@ impl SaibloPlayer {
         let mut seen = self.inbox.len();
         let mut preview = self.inbox.clone();
         let mut buf = [0u8; 64 * 1024];
+        // Once it has lost, measure the output a little longer, so that a flood (which
+        // sits blocked on its full pipe until read) is told from a few stray bytes.
+        let measure_until = Instant::now() + FLOOD_MEASURE;
         let ended = loop {
             if seen > FLOOD_BYTES {
                 break false;
             }
-            match read_within(stdout, &mut buf, Instant::now()) {
+            let now = Instant::now();
+            let wait = if seen == 0 {
+                now
+            } else {
+                (now + FLOOD_QUIET).min(measure_until)
+            };
+            match read_within(stdout, &mut buf, wait) {
                 Ok(None) => break false,
                 Ok(Some(0)) | Err(_) => break true,
                 Ok(Some(n)) => {
