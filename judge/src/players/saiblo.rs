@@ -1,5 +1,5 @@
 //! A program speaking the Saiblo platform's Connect-4 protocol as a [`Player`]: the judge
-//! plays the platform. One process per game (the process layer's [`Program`]).
+//! plays the platform. One process per game (the private process layer's `Program`).
 //!
 //! The platform's side, what this module writes to the program's stdin:
 //! - at the start of the game one line `M N noX noY` (rows, columns, the blocked cell;
