@@ -226,7 +226,7 @@ impl RunDir {
             .with_context(|| format!("--resume: parsing {}", path.display()))?;
         if info.mode != mode || info.players != players {
             bail!(
-                "--resume {}: that run was `{}` with {:?}; give the same command and libraries",
+                "--resume {}: that run was `{}` with {:?}; give the same command and players",
                 root.display(),
                 info.mode,
                 info.players

@@ -300,7 +300,7 @@ pub fn run(args: &PlayOptions) -> Result<()> {
     // Ask the library for its per-move telemetry line, unless the player sets it.
     entrant.spec.set_default_env("GRAVITY4_LOG", "1");
     crate::players::sweep_stale_scratch();
-    let log_dir = tempfile::tempdir().context("creating a directory for the library's log")?;
+    let log_dir = tempfile::tempdir().context("creating a directory for the player's log")?;
     let log = Arc::new(LogSink::open(&log_dir.path().join("ai.log"), 1 << 20)?);
     let settings =
         ProcessSettings::current(args.memory_limit_mb).context("locating the judge executable")?;
