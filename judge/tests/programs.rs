@@ -362,6 +362,7 @@ fn a_person_plays_a_program_through_a_pipe() {
             &saiblo("saiblo-last", progs.path(), "legal.py", "last"),
         ])
         .args(["--size", "6x7", "--blocked", "0,6", "--seed", "1"])
+        .args(["--move-limit-ms", "10000"])
         .current_dir(cwd.path())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
