@@ -206,6 +206,63 @@ impl Drop for Program {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::players::process::SCRATCH_PREFIX;
+
+    #[test]
+    fn a_program_runs_isolated_and_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = Arc::new(LogSink::open(&dir.path().join("p.log"), 1 << 20).unwrap());
+        let settings = ProcessSettings {
+            exe: PathBuf::from("/nonexistent"),
+            memory_limit_mb: 300,
+        };
+        // Prints its working directory, its limits, whether its process group is its own,
+        // and an environment variable; writes a file; says something on stderr.
+        let script = "pwd; ulimit -v; ulimit -c; \
+            [ \"$(cut -d' ' -f5 /proc/$$/stat)\" = \"$$\" ] && echo own-group; \
+            echo \"$PLAYER_X\"; echo made > here.txt; echo to-stderr >&2";
+        let argv: Vec<String> = ["sh", "-c", script].map(String::from).to_vec();
+        let env = [("PLAYER_X".to_string(), "42".to_string())];
+        let mut program = Program::spawn(&settings, &argv, &env, log).unwrap();
+        let (_stdin, mut stdout) = program.take_pipes().unwrap();
+        let mut text = String::new();
+        let mut buf = [0u8; 4096];
+        let deadline = Instant::now() + std::time::Duration::from_secs(10);
+        while let Ok(Some(n)) = read_within(&mut stdout, &mut buf, deadline) {
+            if n == 0 {
+                break;
+            }
+            text.push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        let scratch = PathBuf::from(lines[0]);
+        assert!(
+            scratch
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(SCRATCH_PREFIX),
+            "{text}"
+        );
+        assert_eq!(lines[1], (300 * 1024).to_string(), "{text}");
+        assert_eq!(lines[2], "0", "{text}");
+        assert_eq!(lines[3], "own-group", "{text}");
+        assert_eq!(lines[4], "42", "{text}");
+        assert!(scratch.join("here.txt").exists());
+        assert_eq!(program.reap(), "exit status 0");
+        drop(program);
+        assert!(!scratch.exists(), "scratch directory left behind");
+        // The log is drained on its own thread: give it a moment to see the end of file.
+        let mut logged = String::new();
+        for _ in 0..200 {
+            logged = std::fs::read_to_string(dir.path().join("p.log")).unwrap();
+            if logged.contains("to-stderr") {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(logged.contains("to-stderr"), "{logged}");
+    }
 
     #[test]
     fn programs_resolve_on_path_or_as_paths() {
