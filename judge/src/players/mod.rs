@@ -236,15 +236,7 @@ impl PlayerSpec {
         };
         let (stem, env) = match self {
             PlayerSpec::CourseAbi { library, env } => (stem_of(library), env),
-            PlayerSpec::Saiblo { command, env, .. } => {
-                let named = command[1..]
-                    .iter()
-                    .rev()
-                    .map(Path::new)
-                    .find(|p| p.is_file())
-                    .unwrap_or(Path::new(&command[0]));
-                (stem_of(named), env)
-            }
+            PlayerSpec::Saiblo { env, .. } => (stem_of(self.file()), env),
         };
         if env.is_empty() {
             return stem;
@@ -299,11 +291,18 @@ impl PlayerSpec {
         }
     }
 
-    /// The file the player runs (for messages): the library, or the program.
+    /// The file the player runs (for messages and names): the library; for a program, its
+    /// last argument naming an existing file (the script of `python3 main.py`), else the
+    /// program as written.
     pub fn file(&self) -> &Path {
         match self {
             PlayerSpec::CourseAbi { library, .. } => library,
-            PlayerSpec::Saiblo { command, .. } => Path::new(&command[0]),
+            PlayerSpec::Saiblo { command, .. } => command[1..]
+                .iter()
+                .rev()
+                .map(Path::new)
+                .find(|p| p.is_file())
+                .unwrap_or(Path::new(&command[0])),
         }
     }
 }
@@ -426,6 +425,7 @@ mod tests {
         )))
         .unwrap();
         assert_eq!(s.base_name(), "main");
+        assert_eq!(s.file(), script);
         for bad in [
             "saiblo:",
             "saiblo:  ",
