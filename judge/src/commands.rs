@@ -79,8 +79,8 @@ pub fn tournament(opts: &TournamentOptions) -> Result<()> {
     }
     players::sweep_stale_scratch();
     let pairings = mode.pairings(entrants.len());
-    // A file that cannot be read is recorded as such: its player loses by `load`, the
-    // run goes on.
+    // A file that cannot be read is recorded as such (a library could not pass the check
+    // above; a program found on PATH, `saiblo:engine`, is recorded by its name).
     let player_files: Vec<PlayerFile> = entrants
         .iter()
         .map(|e| {
