@@ -1,138 +1,235 @@
-//! Speed benchmark: UCT iterations per second and playouts per second, for the profiles as
-//! they ship.
+//! Speed benchmark: UCT iterations per second and playouts per second.
 //!
 //! Run: `cargo bench --bench speed` (optionally `-- SECONDS`, default 3 per measurement).
 //! One iteration = one selection, one expansion, exactly one playout, one backup.
 //!
-//! The rows `classic` and `strong` run [`SearchConfig::classic`] and [`SearchConfig::strong`]
-//! (the shipped default) unchanged; the rows after them are ablations, the default with one
-//! technique switched, to show what it costs.
+//! Options after `--`: `SECONDS`; `--profiles a,b` (rows to run, default all five);
+//! `--position N` (only the Nth of [`positions`], from 0); `--tsv` (tab-separated rows
+//! without a header, for `scripts/speed-vs.sh`).
+//!
+//! Each rate is given twice: per wall-clock second, and per second the thread actually ran
+//! (its on-CPU time from `/proc/thread-self/schedstat`, where Linux provides it). On a
+//! shared machine the second is the steadier: time spent waiting for a core does not count.
 //!
 //! `cargo bench --bench speed -- --fixed` does a fixed amount of work instead (20 000
-//! playouts and 20 000 UCT iterations per row) and prints plies, for instruction counts
-//! under `valgrind --tool=callgrind`, which are stable on a shared machine.
+//! playouts and 20 000 UCT iterations per position and profile) and prints plies, for
+//! instruction counts under `valgrind --tool=callgrind`, which are stable on a shared
+//! machine.
+//!
+//! Every search and tactical playout goes through `speed/api.rs`, so `scripts/speed-vs.sh`
+//! can build this same file against an older library (with `speed/api_before_18.rs` for
+//! the API before issue 18's restructure) and compare the two side by side on the same
+//! positions.
+
+#[path = "speed/api.rs"]
+mod api;
 
 use gravity4::position::Position;
-use gravity4::search::playout::{random_playout, tactical_playout};
-use gravity4::search::transpositions::Transpositions;
+use gravity4::search::SearchLimits;
+use gravity4::search::playout::random_playout;
 use gravity4::search::tree::Tree;
-use gravity4::search::{Profile, SearchConfig, SearchLimits, Techniques, strong, uct};
-use gravity4::settings::DEFAULT_TABLE_BYTES;
 use gravity4::threats::ThreatPosition;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-/// The fixed positions the README quotes.
-fn positions() -> Vec<(&'static str, Position)> {
-    let empty = Position::new(12, 12, 7, 4).expect("valid board");
-    let mut mid = Position::new(10, 11, 9, 5).expect("valid board");
-    // A quiet middle game: 16 stones, nobody has won.
-    for col in [5, 4, 6, 5, 3, 6, 4, 2, 7, 8, 1, 0, 9, 10, 2, 3] {
-        assert!(!mid.play(col), "the fixed mid-game must not end early");
+/// The board after `moves` (none of which may win).
+fn board(rows: usize, cols: usize, blocked: (usize, usize), moves: &[usize]) -> Position {
+    let mut pos = Position::new(rows, cols, blocked.0, blocked.1).expect("valid board");
+    for &col in moves {
+        assert!(!pos.play(col), "a fixed position must not end early");
     }
+    pos
+}
+
+/// The fixed positions the README quotes. The three middle games are undecided: a 30 000
+/// iteration search proves nothing and rates the side to move between 0.25 and 0.75. The
+/// 9x9 and 12x10 ones come from self-play of the strong search at 3 000 iterations a move.
+fn positions() -> Vec<(&'static str, Position)> {
     vec![
-        ("empty 12x12, blocked (7,4)", empty),
-        ("mid-game 10x11, 16 stones", mid),
+        ("empty 12x12, blocked (7,4)", board(12, 12, (7, 4), &[])),
+        (
+            "mid-game 10x11, 16 stones",
+            board(
+                10,
+                11,
+                (9, 5),
+                &[5, 4, 6, 5, 3, 6, 4, 2, 7, 8, 1, 0, 9, 10, 2, 3],
+            ),
+        ),
+        (
+            "mid-game 9x9, 20 stones",
+            board(
+                9,
+                9,
+                (3, 6),
+                &[4, 3, 4, 4, 4, 7, 3, 3, 3, 3, 5, 2, 5, 2, 2, 3, 3, 4, 4, 4],
+            ),
+        ),
+        (
+            "mid-game 12x10, 30 stones",
+            board(
+                12,
+                10,
+                (6, 2),
+                &[
+                    3, 4, 4, 4, 4, 3, 3, 3, 5, 0, 3, 5, 6, 4, 5, 6, 8, 7, 2, 2, 8, 8, 5, 7, 2, 2,
+                    2, 4, 4, 3,
+                ],
+            ),
+        ),
     ]
 }
 
-/// The rows: the two profiles as they ship, then ablations of the default, each with the
-/// switch it flips (as `GRAVITY4_DISABLE` / `GRAVITY4_ENABLE` would).
-fn rows() -> Vec<(&'static str, SearchConfig)> {
-    let ablation = |flip: fn(&mut Techniques)| {
-        let mut config = SearchConfig::strong();
-        flip(&mut config.techniques);
-        config
-    };
-    vec![
-        ("classic", SearchConfig::classic()),
-        ("strong", SearchConfig::strong()),
-        // Ablations: without threat sequences, with reply sequences, with the table.
-        ("strong-chains", ablation(|t| t.threat_sequences = false)),
-        ("strong+replies", ablation(|t| t.reply_sequences = true)),
-        ("strong+table", ablation(|t| t.transpositions = true)),
-    ]
-}
-
-/// Runs `config`'s search from `pos`, with a transposition table when it asks for one.
-fn run(
-    pos: &Position,
-    tree: &mut Tree,
-    config: &SearchConfig,
-    limits: &SearchLimits,
-    rng: &mut SmallRng,
-) -> u64 {
-    tree.clear();
-    let report = match config.profile {
-        Profile::Classic => uct::search(pos, tree, config, limits, rng),
-        Profile::Strong => {
-            let mut graph = Transpositions::default();
-            if config.techniques.transpositions {
-                graph.prepare(pos, DEFAULT_TABLE_BYTES);
-            }
-            strong::search(pos, 0, tree, &mut graph, config, limits, rng)
-        }
-    };
-    report.expect("positions have moves").iterations
-}
+/// Every row the bench knows. "classic" and "strong" are the profiles as they ship;
+/// "strong-chains" is the strong one without threat sequences
+/// (GRAVITY4_DISABLE=threat-sequences), "strong+replies" with reply sequences
+/// (GRAVITY4_ENABLE=reply-sequences) and "strong+table" with the transposition table
+/// (GRAVITY4_ENABLE=transpositions), to show what each costs.
+const PROFILES: [&str; 5] = [
+    "classic",
+    "strong",
+    "strong-chains",
+    "strong+replies",
+    "strong+table",
+];
 
 /// Fixed work per row for instruction counting.
 const FIXED_WORK: u64 = 20_000;
 
+/// The value after `flag` on the command line, if any.
+fn option(args: &[String], flag: &str) -> Option<String> {
+    let i = args.iter().position(|a| a == flag)?;
+    args.get(i + 1).cloned()
+}
+
 fn main() {
-    if std::env::args().any(|a| a == "--fixed") {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--fixed") {
         return fixed_work();
     }
-    let seconds: f64 = std::env::args()
-        .skip(1)
+    let values: Vec<Option<String>> = ["--profiles", "--position"]
+        .iter()
+        .map(|f| option(&args, f))
+        .collect();
+    let seconds: f64 = args
+        .iter()
+        .filter(|a| !values.contains(&Some(a.to_string())))
         .find_map(|a| a.parse().ok())
         .unwrap_or(3.0);
+    let profiles: Vec<String> = match &values[0] {
+        Some(list) => list.split(',').map(str::to_string).collect(),
+        None => PROFILES.iter().map(|p| p.to_string()).collect(),
+    };
+    let only: Option<usize> = values[1].as_ref().map(|n| n.parse().expect("--position N"));
+    let tsv = args.iter().any(|a| a == "--tsv");
     let budget = Duration::from_secs_f64(seconds);
     let mut tree = Tree::default();
     let mut rng = SmallRng::seed_from_u64(2026);
-    println!(
-        "{:<28} {:<14} {:>12} {:>12} {:>8}",
-        "position", "profile", "UCT iter/s", "playouts/s", "ns/ply"
-    );
-    println!("(rows after `strong`, the shipped default, are ablations of it: one switch each)");
-    for (name, pos) in positions() {
-        for (row, config) in rows() {
-            let limits = SearchLimits {
-                max_iterations: None,
-                ..SearchLimits::for_duration(budget, 256 << 20)
-            };
-            let start = Instant::now();
-            let iterations = run(&pos, &mut tree, &config, &limits, &mut rng);
-            let uct_rate = iterations as f64 / start.elapsed().as_secs_f64();
-
-            let threat_root = ThreatPosition::new(pos.clone());
-            let (mut playouts, mut plies) = (0u64, 0u64);
-            let start = Instant::now();
-            while start.elapsed() < budget {
-                for _ in 0..1000 {
-                    let ply = if config.profile == Profile::Classic {
-                        let mut scratch = pos.clone();
-                        black_box(random_playout(&mut scratch, &mut rng));
-                        scratch.ply()
-                    } else {
-                        let mut scratch = threat_root.clone();
-                        let keep_threats = config.techniques.keep_threats;
-                        black_box(tactical_playout(&mut scratch, keep_threats, &mut rng));
-                        scratch.position().ply()
-                    };
-                    plies += (ply - pos.ply()) as u64;
-                    playouts += 1;
-                }
-            }
-            let elapsed = start.elapsed().as_secs_f64();
-            println!(
-                "{name:<28} {row:<14} {uct_rate:>12.0} {:>12.0} {:>8.2}",
-                playouts as f64 / elapsed,
-                elapsed * 1e9 / plies as f64
-            );
+    if !tsv {
+        println!(
+            "{:<28} {:<14} {:>12} {:>12} {:>8} {:>14} {:>10}",
+            "position", "profile", "UCT iter/s", "playouts/s", "ns/ply", "iter/CPU s", "CPU ns/ply"
+        );
+    }
+    for (index, (name, pos)) in positions().into_iter().enumerate() {
+        if only.is_some_and(|n| n != index) {
+            continue;
         }
+        for profile in &profiles {
+            let profile = profile.as_str();
+            assert!(PROFILES.contains(&profile), "unknown profile {profile}");
+            let r = measure(&pos, profile, budget, &mut tree, &mut rng);
+            if tsv {
+                println!(
+                    "{name}\t{profile}\t{:.0}\t{:.0}\t{:.2}\t{:.0}\t{:.2}",
+                    r.uct_rate, r.playout_rate, r.ns_per_ply, r.uct_cpu_rate, r.cpu_ns_per_ply
+                );
+            } else {
+                println!(
+                    "{name:<28} {profile:<14} {:>12.0} {:>12.0} {:>8.2} {:>14.0} {:>10.2}",
+                    r.uct_rate, r.playout_rate, r.ns_per_ply, r.uct_cpu_rate, r.cpu_ns_per_ply
+                );
+            }
+        }
+    }
+}
+
+/// One row's rates.
+struct Rates {
+    /// UCT iterations per wall-clock second.
+    uct_rate: f64,
+    /// Playouts per wall-clock second.
+    playout_rate: f64,
+    /// Wall-clock nanoseconds per playout ply.
+    ns_per_ply: f64,
+    /// UCT iterations per second on the CPU.
+    uct_cpu_rate: f64,
+    /// On-CPU nanoseconds per playout ply.
+    cpu_ns_per_ply: f64,
+}
+
+/// Nanoseconds this thread has run on a CPU, if the kernel tells (`/proc/thread-self/
+/// schedstat`, first field); `None` elsewhere, and the CPU rates then repeat the wall ones.
+fn cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// Wall-clock and on-CPU seconds since `start` and `cpu_start`.
+fn elapsed(start: Instant, cpu_start: Option<u64>) -> (f64, f64) {
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = match (cpu_start, cpu_ns()) {
+        (Some(a), Some(b)) => (b - a) as f64 * 1e-9,
+        _ => wall,
+    };
+    (wall, cpu)
+}
+
+/// One row: UCT iterations per second for `budget`, then playouts per second and
+/// nanoseconds per playout ply for another `budget`.
+fn measure(
+    pos: &Position,
+    profile: &str,
+    budget: Duration,
+    tree: &mut Tree,
+    rng: &mut SmallRng,
+) -> Rates {
+    let limits = SearchLimits {
+        max_iterations: None,
+        ..SearchLimits::for_duration(budget, 256 << 20)
+    };
+    let (start, cpu_start) = (Instant::now(), cpu_ns());
+    let iterations = api::search(pos, tree, profile, &limits, rng);
+    let (wall, cpu) = elapsed(start, cpu_start);
+    let (uct_rate, uct_cpu_rate) = (iterations as f64 / wall, iterations as f64 / cpu);
+
+    let threat_root = ThreatPosition::new(pos.clone());
+    let (mut playouts, mut plies) = (0u64, 0u64);
+    let (start, cpu_start) = (Instant::now(), cpu_ns());
+    while start.elapsed() < budget {
+        for _ in 0..1000 {
+            let ply = if profile == "classic" {
+                let mut scratch = pos.clone();
+                black_box(random_playout(&mut scratch, rng));
+                scratch.ply()
+            } else {
+                let mut scratch = threat_root.clone();
+                black_box(api::tactical(&mut scratch, rng));
+                scratch.position().ply()
+            };
+            plies += (ply - pos.ply()) as u64;
+            playouts += 1;
+        }
+    }
+    let (wall, cpu) = elapsed(start, cpu_start);
+    Rates {
+        uct_rate,
+        playout_rate: playouts as f64 / wall,
+        ns_per_ply: wall * 1e9 / plies as f64,
+        uct_cpu_rate,
+        cpu_ns_per_ply: cpu * 1e9 / plies as f64,
     }
 }
 
@@ -149,15 +246,16 @@ fn fixed_work() {
             black_box(random_playout(&mut scratch, &mut rng));
             classic_plies += scratch.ply() - pos.ply();
             let mut scratch = threat_root.clone();
-            black_box(tactical_playout(&mut scratch, true, &mut rng));
+            black_box(api::tactical(&mut scratch, &mut rng));
             strong_plies += scratch.position().ply() - pos.ply();
         }
         let limits = SearchLimits {
             max_iterations: Some(FIXED_WORK),
             ..SearchLimits::for_duration(Duration::from_secs(3600), 256 << 20)
         };
-        run(&pos, &mut tree, &SearchConfig::classic(), &limits, &mut rng);
-        run(&pos, &mut tree, &SearchConfig::strong(), &limits, &mut rng);
+        api::search(&pos, &mut tree, "classic", &limits, &mut rng);
+        // The strong profile as it ships: no transposition table.
+        api::search(&pos, &mut tree, "strong", &limits, &mut rng);
         println!(
             "{name}: classic playout plies {classic_plies}, strong playout plies {strong_plies}"
         );

@@ -1,0 +1,45 @@
+//! The library calls of the speed bench, for the API since the restructure of issue 18
+//! (commit 32327ae: `SearchConfig::strong()`, `search::strong`, playouts in
+//! `search::playout`). `scripts/speed-vs.sh` builds this bench against older commits with
+//! `api_before_18.rs` in this file's place: the rest of the bench is the same.
+
+use gravity4::position::Position;
+use gravity4::search::playout::{Outcome, tactical_playout};
+use gravity4::search::transpositions::Transpositions;
+use gravity4::search::tree::Tree;
+use gravity4::search::{SearchConfig, SearchLimits, strong, uct};
+use gravity4::settings::DEFAULT_TABLE_BYTES;
+use gravity4::threats::ThreatPosition;
+use rand::rngs::SmallRng;
+
+/// Runs the search of bench row `row` (a name of `PROFILES` in speed.rs) from `pos` and
+/// returns its iterations. "classic" and "strong" are the profiles as they ship; the others
+/// are the strong profile with one switch flipped.
+pub fn search(
+    pos: &Position,
+    tree: &mut Tree,
+    row: &str,
+    limits: &SearchLimits,
+    rng: &mut SmallRng,
+) -> u64 {
+    tree.clear();
+    if row == "classic" {
+        let report = uct::search(pos, tree, &SearchConfig::classic(), limits, rng);
+        return report.expect("positions have moves").iterations;
+    }
+    let mut config = SearchConfig::strong();
+    config.techniques.threat_sequences = row != "strong-chains";
+    config.techniques.reply_sequences = row == "strong+replies";
+    let mut graph = Transpositions::default();
+    if row == "strong+table" {
+        config.techniques.transpositions = true;
+        graph.prepare(pos, DEFAULT_TABLE_BYTES);
+    }
+    let report = strong::search(pos, 0, tree, &mut graph, &config, limits, rng);
+    report.expect("positions have moves").iterations
+}
+
+/// The strong profile's playout (tactical, keeping threats).
+pub fn tactical(pos: &mut ThreatPosition, rng: &mut SmallRng) -> Outcome {
+    tactical_playout(pos, true, rng)
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Side-by-side speed of commit COMMIT ("old") and the working tree ("new").
+#
+#   scripts/speed-vs.sh COMMIT [ROUNDS] [SECONDS]
+#
+# Builds the speed bench of COMMIT in a worktree under target/at/COMMIT (as strength.sh's
+# library_at does) with THIS tree's benches/speed.rs copied in (all its library calls are in
+# benches/speed/api.rs; when that does not build against COMMIT, as before the restructure
+# of issue 18, benches/speed/api_before_18.rs takes its place), so both run the same rows
+# on the same four positions, and the working tree's bench.
+# Then, for ROUNDS rounds (default 5), runs each position's classic and strong rows on
+# old and new alternately (old first in odd rounds, new first in even ones), SECONDS
+# (default 2) per measurement, and prints per-row medians and the ratio new/old.
+# On a shared machine the same binary varies by 10-30% run to run; alternating short runs
+# exposes both builds to the same load.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+commit=${1:?usage: scripts/speed-vs.sh COMMIT [ROUNDS] [SECONDS]}
+rounds=${2:-5}
+seconds=${3:-2}
+out=target/speed-vs
+mkdir -p "$out"
+
+# Prints the path of the speed bench binary built in directory $1.
+bench_binary() {
+    (cd "$1" && cargo bench -q --bench speed --no-run 2>&1) |
+        sed -n 's/.*Executable benches\/speed.rs (\(.*\))/\1/p' | tail -1
+}
+
+dir=target/at/$commit
+if [ ! -d "$dir" ]; then
+    git worktree add --detach -f "$dir" "$commit" >&2
+fi
+mkdir -p "$dir/benches/speed"
+cp benches/speed.rs "$dir/benches/speed.rs"
+cp benches/speed/api.rs "$dir/benches/speed/api.rs"
+old=$(bench_binary "$dir")
+if [ -z "$old" ]; then
+    echo "the bench's api.rs does not build at $commit: trying api_before_18.rs" >&2
+    cp benches/speed/api_before_18.rs "$dir/benches/speed/api.rs"
+    old=$(bench_binary "$dir")
+fi
+new=$(bench_binary .)
+[ -n "$old" ] && [ -n "$new" ] || { echo "build failed" >&2; exit 1; }
+# Copies, so a rebuild while this runs changes neither side.
+cp "$dir/$old" "$out/old" && cp "$new" "$out/new"
+echo "old = $commit ($(git -C "$dir" log -1 --format=%h)), new = working tree of $(git log -1 --format=%h)" >&2
+
+positions=4  # the bench's positions() (--position 0..3)
+: > "$out/rows.tsv"
+for ((r = 1; r <= rounds; r++)); do
+    order=(old new)
+    if ((r % 2 == 0)); then order=(new old); fi
+    for ((p = 0; p < positions; p++)); do
+        for which in "${order[@]}"; do
+            "$out/$which" "$seconds" --position "$p" --profiles classic,strong --tsv |
+                sed "s/^/$which\t/" >> "$out/rows.tsv"
+        done
+    done
+    echo "round $r of $rounds done" >&2
+done
+
+python3 - "$out/rows.tsv" <<'PY'
+import statistics, sys
+rows = {}
+order = []
+for line in open(sys.argv[1]):
+    which, pos, profile, iters, playouts, ns = line.rstrip("\n").split("\t")
+    key = (pos, profile)
+    if key not in rows:
+        rows[key] = {"old": [], "new": []}
+        order.append(key)
+    rows[key][which].append((float(iters), float(playouts), float(ns)))
+print(f"{'position':<28} {'profile':<8} {'iter/s old':>11} {'iter/s new':>11} {'ratio':>6}"
+      f" {'ns/ply old':>10} {'ns/ply new':>10} {'ratio':>6}   (medians of {len(rows[order[0]]['old'])})")
+for key in order:
+    med = {w: [statistics.median(v[i] for v in rows[key][w]) for i in range(3)] for w in ("old", "new")}
+    o, n = med["old"], med["new"]
+    print(f"{key[0]:<28} {key[1]:<8} {o[0]:>11.0f} {n[0]:>11.0f} {n[0] / o[0]:>6.2f}"
+          f" {o[2]:>10.2f} {n[2]:>10.2f} {n[2] / o[2]:>6.2f}")
+PY

@@ -1,0 +1,234 @@
+//! Speed work must not change what the searches do: for fixed seeds and iteration counts,
+//! the playouts and searches below give exactly the results recorded from main's library
+//! at commit f364d80 (before the speed work of issue 17 was rebased onto it; the same
+//! test, written for the older API, had recorded d600866's library before that work). A change that alters them on purpose (a different
+//! but equally random move choice, say) must say so and re-record them, and needs a
+//! strength match.
+//!
+//! Re-record with `GRAVITY4_RECORD=1 cargo test --release --test exactness -- --nocapture`.
+
+use gravity4::position::Position;
+use gravity4::search::playout::{Outcome, random_playout, tactical_playout};
+use gravity4::search::transpositions::Transpositions;
+use gravity4::search::tree::{ROOT, Tree};
+use gravity4::search::{SearchConfig, SearchLimits, strong, uct};
+use gravity4::threats::ThreatPosition;
+use rand::rngs::SmallRng;
+use rand::{RngCore, SeedableRng};
+use std::time::Duration;
+
+/// The board after `moves` (none of which may win) on a `rows` x `cols` board.
+fn board(rows: usize, cols: usize, blocked: (usize, usize), moves: &[usize]) -> Position {
+    let mut pos = Position::new(rows, cols, blocked.0, blocked.1).unwrap();
+    for &c in moves {
+        assert!(!pos.play(c));
+    }
+    pos
+}
+
+/// The speed bench's four positions (benches/speed.rs).
+fn positions() -> Vec<Position> {
+    vec![
+        board(12, 12, (7, 4), &[]),
+        board(
+            10,
+            11,
+            (9, 5),
+            &[5, 4, 6, 5, 3, 6, 4, 2, 7, 8, 1, 0, 9, 10, 2, 3],
+        ),
+        board(
+            9,
+            9,
+            (3, 6),
+            &[4, 3, 4, 4, 4, 7, 3, 3, 3, 3, 5, 2, 5, 2, 2, 3, 3, 4, 4, 4],
+        ),
+        board(
+            12,
+            10,
+            (6, 2),
+            &[
+                3, 4, 4, 4, 4, 3, 3, 3, 5, 0, 3, 5, 6, 4, 5, 6, 8, 7, 2, 2, 8, 8, 5, 7, 2, 2, 2, 4,
+                4, 3,
+            ],
+        ),
+    ]
+}
+
+/// FNV-1a over 64-bit words.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Fnv {
+    fn add(&mut self, v: u64) {
+        if self.0 == 0 {
+            self.0 = 0xcbf2_9ce4_8422_2325;
+        }
+        for b in v.to_le_bytes() {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+fn outcome_code(o: Outcome) -> u64 {
+    match o {
+        Outcome::Win(side) => side as u64,
+        Outcome::Tie => 2,
+    }
+}
+
+/// Folds a finished playout in: its outcome, length and column heights (which columns
+/// were played how often), and at the end the generator's state.
+fn fold_end(h: &mut Fnv, outcome: Outcome, pos: &Position) {
+    h.add(outcome_code(outcome));
+    h.add(pos.ply() as u64);
+    for c in 0..pos.cols() {
+        h.add(pos.top(c) as u64);
+    }
+}
+
+const PLAYOUTS: usize = 10_000;
+
+fn tactical_checksum(root: &Position, keep_threats: bool, seed: u64) -> u64 {
+    let tp = ThreatPosition::new(root.clone());
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut h = Fnv::default();
+    for _ in 0..PLAYOUTS {
+        let mut scratch = tp.clone();
+        let outcome = tactical_playout(&mut scratch, keep_threats, &mut rng);
+        fold_end(&mut h, outcome, scratch.position());
+    }
+    h.add(rng.next_u64());
+    h.0
+}
+
+fn random_checksum(root: &Position, seed: u64) -> u64 {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut h = Fnv::default();
+    for _ in 0..PLAYOUTS {
+        let mut scratch = root.clone();
+        let outcome = random_playout(&mut scratch, &mut rng);
+        fold_end(&mut h, outcome, &scratch);
+    }
+    h.add(rng.next_u64());
+    h.0
+}
+
+const ITERATIONS: u64 = 20_000;
+
+/// Runs one profile's search for `ITERATIONS` and folds in the report and every root
+/// child's statistics.
+fn search_checksum(root: &Position, profile: &str, seed: u64) -> u64 {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut tree = Tree::default();
+    let limits = SearchLimits {
+        max_iterations: Some(ITERATIONS),
+        ..SearchLimits::for_duration(Duration::from_secs(3600), 64 << 20)
+    };
+    let mut config = SearchConfig::strong();
+    config.techniques.reply_sequences = profile == "strong+replies";
+    config.techniques.threat_sequences = profile != "strong-chains";
+    let mut graph = Transpositions::default();
+    if profile == "strong+table" {
+        config.techniques.transpositions = true;
+        graph.prepare(root, 16 << 20);
+    }
+    let report = match profile {
+        "classic" => uct::search(root, &mut tree, &SearchConfig::classic(), &limits, &mut rng),
+        _ => strong::search(root, 0, &mut tree, &mut graph, &config, &limits, &mut rng),
+    }
+    .unwrap();
+    let mut h = Fnv::default();
+    h.add(report.col as u64);
+    h.add(report.proof as u64);
+    h.add(report.winrate.to_bits());
+    h.add(report.iterations);
+    h.add(report.nodes as u64);
+    for c in tree.children(ROOT) {
+        h.add(u64::from(c.col));
+        h.add(u64::from(c.visits));
+        h.add(u64::from(c.half_points));
+        h.add(c.kind as u64);
+        h.add(u64::from(c.child_count));
+    }
+    h.add(rng.next_u64());
+    h.0
+}
+
+/// Every checksum, in a fixed order, with a label each.
+fn checksums() -> Vec<(String, u64)> {
+    let mut out = vec![];
+    for (i, pos) in positions().iter().enumerate() {
+        let seed = 17 + i as u64;
+        out.push((
+            format!("pos{i} tactical keep"),
+            tactical_checksum(pos, true, seed),
+        ));
+        out.push((
+            format!("pos{i} tactical plain"),
+            tactical_checksum(pos, false, seed),
+        ));
+        out.push((format!("pos{i} random"), random_checksum(pos, seed)));
+        for profile in [
+            "classic",
+            "strong",
+            "strong-chains",
+            "strong+replies",
+            "strong+table",
+        ] {
+            out.push((
+                format!("pos{i} search {profile}"),
+                search_checksum(pos, profile, seed),
+            ));
+        }
+    }
+    out
+}
+
+/// Recorded from f364d80's library.
+const RECORDED: &[(&str, u64)] = &[
+    ("pos0 tactical keep", 0x20cb7352b6fe09a2),
+    ("pos0 tactical plain", 0x8fa29eb2335dbac9),
+    ("pos0 random", 0x19ae67847c81c4dc),
+    ("pos0 search classic", 0xd1d962a764920198),
+    ("pos0 search strong", 0x483e806d940aee01),
+    ("pos0 search strong-chains", 0xf5df4814dde1d9ec),
+    ("pos0 search strong+replies", 0x0d8764cdb261af3d),
+    ("pos0 search strong+table", 0xa9f4578e743905c1),
+    ("pos1 tactical keep", 0x73d8a59e2bc5b496),
+    ("pos1 tactical plain", 0xc722c7c21d390f83),
+    ("pos1 random", 0xb53f9e399023e54f),
+    ("pos1 search classic", 0x564f91b1dd7cf40c),
+    ("pos1 search strong", 0x5246b67ec7b582bd),
+    ("pos1 search strong-chains", 0xf196a174d7eead58),
+    ("pos1 search strong+replies", 0x2fe3b32c6164e8bd),
+    ("pos1 search strong+table", 0x90fdc9180259a27d),
+    ("pos2 tactical keep", 0x4426ecab11f18e2d),
+    ("pos2 tactical plain", 0x06ae0552276b68f6),
+    ("pos2 random", 0x4712cd6699ccaccd),
+    ("pos2 search classic", 0xca792e00df1290ed),
+    ("pos2 search strong", 0x1ba6639da62bf201),
+    ("pos2 search strong-chains", 0x14f510df2669fba2),
+    ("pos2 search strong+replies", 0x94de75482a3e0d51),
+    ("pos2 search strong+table", 0x6c774baff704dc70),
+    ("pos3 tactical keep", 0x753e9f21f9f4cf24),
+    ("pos3 tactical plain", 0xaea1553cdf0577b9),
+    ("pos3 random", 0x40da63286fe0bfc1),
+    ("pos3 search classic", 0x15b9999c655101d6),
+    ("pos3 search strong", 0x9aa7b42456488361),
+    ("pos3 search strong-chains", 0xbf1cc4ae4675c340),
+    ("pos3 search strong+replies", 0xf8e3fbbcaa2a15bc),
+    ("pos3 search strong+table", 0x0ad470f31f91bed9),
+];
+
+#[test]
+fn playouts_and_searches_match_the_recorded_results() {
+    let got = checksums();
+    if std::env::var_os("GRAVITY4_RECORD").is_some() {
+        for (label, sum) in &got {
+            println!("    (\"{label}\", {sum:#018x}),");
+        }
+        return;
+    }
+    let recorded: Vec<(String, u64)> = RECORDED.iter().map(|&(l, s)| (l.into(), s)).collect();
+    assert_eq!(got, recorded);
+}
