@@ -449,12 +449,27 @@ impl Position {
         self.packed_lines_through(side, row, col) | stone
     }
 
-    /// The row a stone in `col` would land on after one more stone in `col`, if any.
-    #[inline(always)]
+    /// The row a stone in `col` would land on after one more stone in `col`, if any (the
+    /// tests' plain statement of what [`Self::landing_bits`] computes).
+    #[cfg(test)]
     pub(crate) fn row_above_landing(&self, col: usize) -> Option<usize> {
         let row = (self.top[col] as usize).checked_sub(1)?;
         let top = row - usize::from(row as u8 == self.skip_at[col]);
         top.checked_sub(1)
+    }
+
+    /// The bits (`1 << row`) of the cell the next stone in `col` lands on and of the cell
+    /// the stone after it lands on, each 0 if there is none, without branches.
+    #[inline(always)]
+    pub(crate) fn landing_bits(&self, col: usize) -> (u16, u16) {
+        let top = u32::from(self.top[col]);
+        // `top` is 0 for a full column: no landing cell, and `row` wraps to a huge value.
+        let row = top.wrapping_sub(1);
+        let next_top = row.wrapping_sub(u32::from(row == u32::from(self.skip_at[col])));
+        let landing = ((1u32 << top) >> 1) as u16;
+        let above =
+            ((1u32 << (next_top & 15)) >> 1) as u16 & 0u16.wrapping_sub(u16::from(top != 0));
+        (landing, above)
     }
 
     /// Who holds `(row, col)`, if anyone.
@@ -486,6 +501,14 @@ impl Position {
     /// position must not be played on. The caller guarantees `can_play(col)`.
     #[inline(always)]
     pub fn play(&mut self, col: usize) -> bool {
+        self.play_packed(col).0
+    }
+
+    /// [`Self::play`], also returning the row the stone landed on and the mover's four lines
+    /// through it afterwards, packed as [`Self::packed_lines_through`] packs them (the win
+    /// test reads them anyway; the threat upkeep needs them next).
+    #[inline(always)]
+    pub(crate) fn play_packed(&mut self, col: usize) -> (bool, usize, u64) {
         debug_assert!(self.can_play(col), "illegal move {col}");
         let row = self.top[col] as usize - 1;
         let bit = 1u16 << col;
@@ -505,7 +528,7 @@ impl Position {
         self.empty -= 1;
         self.ply += 1;
         self.to_move = self.to_move.other();
-        won
+        (won, row, packed)
     }
 }
 

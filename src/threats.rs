@@ -10,20 +10,147 @@
 use crate::position::zobrist;
 use crate::position::{MAX_SIZE, Position, Side};
 
-/// Lanes in the per-column arrays: 16 so the per-column tests vectorise over whole registers.
-const LANES: usize = 16;
+/// Column `c` lives at index `c + PAD` of the per-column arrays, so the 8-column window
+/// `c - 3 ..= c + 4` around any column is an in-bounds slice (`c .. c + 8`).
+const PAD: usize = 3;
+
+/// Lanes in the per-column arrays: the padding, the columns and the window's reach past
+/// the last column.
+const LANES: usize = MAX_SIZE + 8;
+
+/// An 8-column window of a per-column array as one `u128`: lane `i` (bits `16 i ..
+/// 16 i + 16`) is column `col + i - 3`. Whole-window operations are a few 64-bit ones,
+/// with no branch and no loop.
+type Window = u128;
+
+/// `x` in each of the 8 lanes.
+const fn splat(x: u16) -> Window {
+    x as Window * 0x0001_0001_0001_0001_0001_0001_0001_0001
+}
+
+/// Lane `i` all ones iff bit `i` of the index is set: a 7-bit column mask made a lane mask.
+static EXPAND: [Window; 128] = {
+    let mut table = [0; 128];
+    let mut mask = 0;
+    while mask < 128 {
+        let mut i = 0;
+        while i < 7 {
+            if mask & (1 << i) != 0 {
+                table[mask] |= 0xFFFF << (16 * i);
+            }
+            i += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+/// Row bits of the diagonal through row `row` of the window's middle column (lane 3):
+/// lane `i` has the bit of row `row + i - 3`, 0 where that row is not in `0..16`.
+static DIAG_WINDOW: [Window; MAX_SIZE] = window_patterns(1);
+
+/// The same for the anti-diagonal: lane `i` has the bit of row `row + 3 - i`.
+static ANTI_WINDOW: [Window; MAX_SIZE] = window_patterns(-1);
+
+/// Lane `i` of entry `row`: the bit of row `row + slope * (i - 3)`, or 0 outside `0..16`.
+const fn window_patterns(slope: i32) -> [Window; MAX_SIZE] {
+    let mut table = [0; MAX_SIZE];
+    let mut row = 0;
+    while row < MAX_SIZE {
+        let mut i = 0;
+        while i < 8 {
+            let r = row as i32 + slope * (i - 3);
+            if r >= 0 && r < 16 {
+                table[row] |= 1 << (16 * i + r);
+            }
+            i += 1;
+        }
+        row += 1;
+    }
+    table
+}
+
+/// One `u16` per column (plus padding), stored as little-endian bytes so that a whole
+/// [`Window`] is one 16-byte load or store in safe code.
+#[derive(Clone, Copy, Debug)]
+struct Lanes([u8; 2 * LANES]);
+
+impl Lanes {
+    const ZERO: Lanes = Lanes([0; 2 * LANES]);
+
+    /// Column `col`'s word.
+    #[inline(always)]
+    fn get(&self, col: usize) -> u16 {
+        let at = 2 * (col + PAD);
+        u16::from_le_bytes([self.0[at], self.0[at + 1]])
+    }
+
+    #[inline(always)]
+    fn set(&mut self, col: usize, value: u16) {
+        let at = 2 * (col + PAD);
+        self.0[at..at + 2].copy_from_slice(&value.to_le_bytes());
+    }
+
+    /// The window whose lane 3 is column `col`.
+    #[inline(always)]
+    fn window(&self, col: usize) -> Window {
+        let bytes: [u8; 16] = self.0[2 * col..2 * col + 16]
+            .try_into()
+            .expect("col < MAX_SIZE");
+        Window::from_le_bytes(bytes)
+    }
+
+    #[inline(always)]
+    fn set_window(&mut self, col: usize, window: Window) {
+        self.0[2 * col..2 * col + 16].copy_from_slice(&window.to_le_bytes());
+    }
+}
+
+/// `1 << row` in every lane, per row.
+static ROW_WINDOW: [Window; MAX_SIZE] = {
+    let mut table = [0; MAX_SIZE];
+    let mut row = 0;
+    while row < MAX_SIZE {
+        table[row] = splat(1 << row);
+        row += 1;
+    }
+    table
+};
+
+/// Bit `i` set iff lane `i` of `x` is not zero.
+#[inline(always)]
+fn nonzero_lanes(x: Window) -> u32 {
+    const LOW: Window = splat(0x7FFF);
+    // Each lane's top bit: set by the lane's own top bit or by a carry out of its low 15
+    // bits (which stops there: 0x7FFF + 0x7FFF < 0x10000).
+    let top = (((x & LOW) + LOW) | x) & !LOW;
+    // The four top bits of each half, at 15, 31, 47 and 63, gathered into bits 60..63 by
+    // one multiplication whose other products all land below bit 60 or above bit 63.
+    let gather =
+        |half: u64| ((half >> 15).wrapping_mul(1 << 60 | 1 << 45 | 1 << 30 | 1 << 15) >> 60) as u32;
+    gather(top as u64) | gather((top >> 64) as u64) << 4
+}
 
 /// A [`Position`] plus both sides' threat cells and each column's next two landing cells.
 #[derive(Clone, Debug)]
 pub struct ThreatPosition {
     pos: Position,
-    /// `cells[side][col]`: bit `row` set iff `(row, col)` would complete four for `side`
-    /// (occupied and blocked cells may be set too; queries only ask about empty ones).
-    cells: [[u16; LANES]; 2],
-    /// Bit of the cell the next stone in each column lands on (0 when full).
-    landing: [u16; LANES],
-    /// Bit of the cell the stone after that lands on (0 if none).
-    above: [u16; LANES],
+    /// `cells[side][col + PAD]`: bit `row` set iff `(row, col)` would complete four for
+    /// `side` (occupied and blocked cells may be set too; queries only ask about empty ones).
+    cells: [Lanes; 2],
+    /// At `col + PAD`: bit of the cell the next stone in `col` lands on (0 when full).
+    landing: Lanes,
+    /// At `col + PAD`: bit of the cell the stone after that lands on (0 if none).
+    above: Lanes,
+    /// `on_landing[side]`: bit `c` set iff column `c`'s landing cell is a threat of `side`.
+    /// Kept move by move with `cells`, so [`Self::tactics`] reads four words instead of
+    /// scanning every column (and reading back the column words the move just wrote,
+    /// which stalls store forwarding).
+    on_landing: [u16; 2],
+    /// `on_above[side]`: the same for the cell above each landing cell.
+    on_above: [u16; 2],
+    /// `(1 << rows) - 1`, the board's rows, in every lane.
+    rows_window: Window,
     /// `(1 << rows) - 1` shifted up by 32: slid down, it keeps a diagonal's on-board cells.
     rows_at_32: u64,
     /// [`Position::stones_key`] of `pos`, carried along move by move (one XOR per move, where
@@ -141,13 +268,17 @@ impl ThreatPosition {
     pub fn new(pos: Position) -> ThreatPosition {
         let mut tp = ThreatPosition {
             pos,
-            cells: [[0; LANES]; 2],
-            landing: [0; LANES],
-            above: [0; LANES],
+            cells: [Lanes::ZERO; 2],
+            landing: Lanes::ZERO,
+            above: Lanes::ZERO,
+            on_landing: [0; 2],
+            on_above: [0; 2],
+            rows_window: 0,
             rows_at_32: 0,
             key: 0,
         };
         tp.key = tp.pos.stones_key();
+        tp.rows_window = splat(((1u32 << tp.pos.rows()) - 1) as u16);
         tp.rows_at_32 = ((1u64 << tp.pos.rows()) - 1) << 32;
         for row in 0..tp.pos.rows() {
             for col in 0..tp.pos.cols() {
@@ -172,59 +303,78 @@ impl ThreatPosition {
     #[inline(always)]
     pub fn play(&mut self, col: usize) -> bool {
         let side = self.pos.to_move();
-        let row = self.pos.landing_row(col);
-        let won = self.pos.play(col);
+        let (won, row, lines) = self.pos.play_packed(col);
         self.key ^= zobrist::stone(side, row, col);
         if !won {
-            self.add_threats_around(side, row, col);
+            self.add_threats(side, (row, col), lines);
             self.update_landing(col);
         }
         won
     }
 
-    /// Refreshes the next two landing cells of `col`.
+    /// Refreshes the next two landing cells of `col` and both sides' threat bits there.
     #[inline(always)]
     fn update_landing(&mut self, col: usize) {
-        self.landing[col] = if self.pos.can_play(col) {
-            1 << self.pos.landing_row(col)
-        } else {
-            0
-        };
-        self.above[col] = self.pos.row_above_landing(col).map_or(0, |r| 1 << r);
+        let (landing, above) = self.pos.landing_bits(col);
+        self.landing.set(col, landing);
+        self.above.set(col, above);
+        let bit = 1u16 << col;
+        for side in 0..2 {
+            let cells = self.cells[side].get(col);
+            self.on_landing[side] =
+                self.on_landing[side] & !bit | u16::from(cells & landing != 0) << col;
+            self.on_above[side] = self.on_above[side] & !bit | u16::from(cells & above != 0) << col;
+        }
     }
 
-    /// Records the threats of `side` that the stone at `(row, col)` takes part in.
+    /// Records the threats of `side` that the stone at `(row, col)` takes part in, and which
+    /// of them are on a landing cell or the cell above one.
+    ///
+    /// The same cells as [`threats_near`] finds, without its loops (whose exits the branch
+    /// predictor cannot guess): new threats lie within three columns of the stone, so one
+    /// [`Window`] of 8 columns around it takes them all, each lane selecting its row bits
+    /// from the four lines' threat masks.
     #[inline(always)]
     fn add_threats_around(&mut self, side: Side, row: usize, col: usize) {
         let lines = self.pos.packed_lines_through(side, row, col);
-        let cells = &mut self.cells[side as usize];
-        threats_near(
-            lines,
-            (row, col),
-            self.pos.rows(),
-            self.rows_at_32,
-            |c, rows| cells[c] |= rows,
-        );
+        self.add_threats(side, (row, col), lines);
+    }
+
+    /// [`Self::add_threats_around`] given the lines through the stone, packed.
+    #[inline(always)]
+    fn add_threats(&mut self, side: Side, (row, col): (usize, usize), lines: u64) {
+        let threats = packed_line_threats(lines);
+        let lane = |shift: u32| u32::from((threats >> shift) as u16);
+        // Bit i: column col + i - 3 (columns left of 0 shift in zeros); bits 0..=6 are the
+        // columns within three of the stone.
+        let near = |t: u32| EXPAND[(((t << 3) >> col) & 0x7F) as usize];
+        let col_t = lane(16) as u16 & ((0x7Fu32 << row) >> 3) as u16;
+        // The diagonals' rows may fall off the board: keep only its rows.
+        let add = near(lane(0)) & ROW_WINDOW[row]
+            | (near(lane(32)) & DIAG_WINDOW[row] | near(lane(48)) & ANTI_WINDOW[row])
+                & self.rows_window
+            | Window::from(col_t) << 48;
+        let side = side as usize;
+        let cells = self.cells[side].window(col) | add;
+        self.cells[side].set_window(col, cells);
+        // Threats only appear, so the bits only gain; the move's own column is redone by
+        // `update_landing`, whose cells change with the move.
+        let on_landing = nonzero_lanes(add & self.landing.window(col));
+        let on_above = nonzero_lanes(add & self.above.window(col));
+        self.on_landing[side] |= ((on_landing << col) >> 3) as u16;
+        self.on_above[side] |= ((on_above << col) >> 3) as u16;
     }
 
     /// The side to move's immediate tactics.
     #[inline(always)]
     pub fn tactics(&self) -> Tactics {
-        let me = &self.cells[self.pos.to_move() as usize];
-        let them = &self.cells[self.pos.to_move().other() as usize];
-        let (mut wins, mut must_block, mut unsafe_moves) = (0u16, 0u16, 0u16);
-        let mut spoils_own_threat = 0u16;
-        for c in 0..LANES {
-            wins |= u16::from(me[c] & self.landing[c] != 0) << c;
-            must_block |= u16::from(them[c] & self.landing[c] != 0) << c;
-            unsafe_moves |= u16::from(them[c] & self.above[c] != 0) << c;
-            spoils_own_threat |= u16::from(me[c] & self.above[c] != 0) << c;
-        }
+        let me = self.pos.to_move() as usize;
+        let them = me ^ 1;
         Tactics {
-            wins,
-            must_block,
-            unsafe_moves,
-            spoils_own_threat,
+            wins: self.on_landing[me],
+            must_block: self.on_landing[them],
+            unsafe_moves: self.on_above[them],
+            spoils_own_threat: self.on_above[me],
             open: self.pos.open_columns(),
         }
     }
@@ -258,7 +408,7 @@ impl ThreatPosition {
         (0..self.pos.cols())
             .map(|c| {
                 // Rows 0..=landing are the column's empty cells (row 0 is the top).
-                let landing = self.landing[c];
+                let landing = self.landing.get(c);
                 let mut empty = if landing == 0 {
                     0
                 } else {
@@ -267,7 +417,7 @@ impl ThreatPosition {
                 if c == blocked_col {
                     empty &= !(1 << blocked_row);
                 }
-                (cells[c] & empty).count_ones()
+                (cells.get(c) & empty).count_ones()
             })
             .sum()
     }
@@ -289,7 +439,7 @@ impl ThreatPosition {
             let col = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             // An old threat right above the stone becomes playable.
-            if mine[col] & self.above[col] != 0 {
+            if mine.get(col) & self.above.get(col) != 0 {
                 forcing |= 1 << col;
                 continue;
             }
@@ -304,9 +454,9 @@ impl ThreatPosition {
                 |c, rows| {
                     hit |= rows
                         & if c == col {
-                            self.above[c]
+                            self.above.get(c)
                         } else {
-                            self.landing[c]
+                            self.landing.get(c)
                         }
                 },
             );
@@ -319,7 +469,7 @@ impl ThreatPosition {
 
     /// True iff `(row, col)` is a recorded threat of `side` (empty or not).
     pub fn is_threat(&self, side: Side, row: usize, col: usize) -> bool {
-        col < MAX_SIZE && self.cells[side as usize][col] & (1 << row) != 0
+        col < MAX_SIZE && self.cells[side as usize].get(col) & (1 << row) != 0
     }
 }
 
