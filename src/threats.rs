@@ -117,18 +117,27 @@ static ROW_WINDOW: [Window; MAX_SIZE] = {
     table
 };
 
-/// Bit `i` set iff lane `i` of `x` is not zero.
+/// 0x0FFF in each 16-bit lane of a `u64`: added to a lane that holds only bits 0..12 (a
+/// column's rows), it carries into bit 12 exactly when the lane is not zero.
+const ROWS_CARRY: u64 = 0x0FFF_0FFF_0FFF_0FFF;
+
+/// Bit 12 of each 16-bit lane.
+const LANE_BIT_12: u64 = 0x1000_1000_1000_1000;
+
+/// For `a` and `b`, windows whose lanes hold only row bits (0..12): bit `i` of the first
+/// byte set iff lane `i` of `a` is not zero, the same for `b` in the second byte.
 #[inline(always)]
-fn nonzero_lanes(x: Window) -> u32 {
-    const LOW: Window = splat(0x7FFF);
-    // Each lane's top bit: set by the lane's own top bit or by a carry out of its low 15
-    // bits (which stops there: 0x7FFF + 0x7FFF < 0x10000).
-    let top = (((x & LOW) + LOW) | x) & !LOW;
-    // The four top bits of each half, at 15, 31, 47 and 63, gathered into bits 60..63 by
-    // one multiplication whose other products all land below bit 60 or above bit 63.
-    let gather =
-        |half: u64| ((half >> 15).wrapping_mul(1 << 60 | 1 << 45 | 1 << 30 | 1 << 15) >> 60) as u32;
-    gather(top as u64) | gather((top >> 64) as u64) << 4
+fn nonzero_lanes(a: Window, b: Window) -> (u32, u32) {
+    // One half (4 lanes) of each at a time: a's flags at bits 12 + 16 j, b's at 16 + 16 j.
+    let flags = |a: u64, b: u64| {
+        let both = ((a + ROWS_CARRY) & LANE_BIT_12) >> 12 | ((b + ROWS_CARRY) & LANE_BIT_12) >> 8;
+        // One multiplication moves a's flag j to bit 56 + j and b's to bit 60 + j; every
+        // other product lands 16 or more bits away, so nothing collides or carries.
+        (both.wrapping_mul(1 << 56 | 1 << 41 | 1 << 26 | 1 << 11) >> 56) as u32
+    };
+    let low = flags(a as u64, b as u64);
+    let high = flags((a >> 64) as u64, (b >> 64) as u64);
+    ((low & 0xF) | (high & 0xF) << 4, low >> 4 | (high & 0xF0))
 }
 
 /// A [`Position`] plus both sides' threat cells and each column's next two landing cells.
@@ -142,13 +151,12 @@ pub struct ThreatPosition {
     landing: Lanes,
     /// At `col + PAD`: bit of the cell the stone after that lands on (0 if none).
     above: Lanes,
-    /// `on_landing[side]`: bit `c` set iff column `c`'s landing cell is a threat of `side`.
-    /// Kept move by move with `cells`, so [`Self::tactics`] reads four words instead of
-    /// scanning every column (and reading back the column words the move just wrote,
-    /// which stalls store forwarding).
-    on_landing: [u16; 2],
-    /// `on_above[side]`: the same for the cell above each landing cell.
-    on_above: [u16; 2],
+    /// Four column masks in 16-bit lanes: lane `side` has bit `c` set iff column `c`'s
+    /// landing cell is a threat of `side`, lane `2 + side` the same for the cell above the
+    /// landing cell. Kept move by move with `cells`, so [`Self::tactics`] reads one word
+    /// instead of scanning every column (and reading back the column words the move just
+    /// wrote, which stalls store forwarding).
+    on_cells: u64,
     /// `(1 << rows) - 1`, the board's rows, in every lane.
     rows_window: Window,
     /// `(1 << rows) - 1` shifted up by 32: slid down, it keeps a diagonal's on-board cells.
@@ -271,8 +279,7 @@ impl ThreatPosition {
             cells: [Lanes::ZERO; 2],
             landing: Lanes::ZERO,
             above: Lanes::ZERO,
-            on_landing: [0; 2],
-            on_above: [0; 2],
+            on_cells: 0,
             rows_window: 0,
             rows_at_32: 0,
             key: 0,
@@ -312,19 +319,34 @@ impl ThreatPosition {
         won
     }
 
+    /// [`Self::play`] without updating [`Self::key`], for playouts: the key is stale
+    /// afterwards.
+    #[inline(always)]
+    pub(crate) fn play_without_key(&mut self, col: usize) -> bool {
+        let side = self.pos.to_move();
+        let (won, row, lines) = self.pos.play_packed(col);
+        if !won {
+            self.add_threats(side, (row, col), lines);
+            self.update_landing(col);
+        }
+        won
+    }
+
     /// Refreshes the next two landing cells of `col` and both sides' threat bits there.
     #[inline(always)]
     fn update_landing(&mut self, col: usize) {
         let (landing, above) = self.pos.landing_bits(col);
         self.landing.set(col, landing);
         self.above.set(col, above);
-        let bit = 1u16 << col;
-        for side in 0..2 {
-            let cells = self.cells[side].get(col);
-            self.on_landing[side] =
-                self.on_landing[side] & !bit | u16::from(cells & landing != 0) << col;
-            self.on_above[side] = self.on_above[side] & !bit | u16::from(cells & above != 0) << col;
-        }
+        let (us, them) = (
+            u64::from(self.cells[0].get(col)),
+            u64::from(self.cells[1].get(col)),
+        );
+        let (landing, above) = (u64::from(landing), u64::from(above));
+        let hits =
+            us & landing | (them & landing) << 16 | (us & above) << 32 | (them & above) << 48;
+        let flags = ((hits + ROWS_CARRY) & LANE_BIT_12) >> 12;
+        self.on_cells = self.on_cells & !(0x0001_0001_0001_0001 << col) | flags << col;
     }
 
     /// Records the threats of `side` that the stone at `(row, col)` takes part in, and which
@@ -359,10 +381,10 @@ impl ThreatPosition {
         self.cells[side].set_window(col, cells);
         // Threats only appear, so the bits only gain; the move's own column is redone by
         // `update_landing`, whose cells change with the move.
-        let on_landing = nonzero_lanes(add & self.landing.window(col));
-        let on_above = nonzero_lanes(add & self.above.window(col));
-        self.on_landing[side] |= ((on_landing << col) >> 3) as u16;
-        self.on_above[side] |= ((on_above << col) >> 3) as u16;
+        let (on_landing, on_above) =
+            nonzero_lanes(add & self.landing.window(col), add & self.above.window(col));
+        let columns = |window_bits: u32| u64::from(((window_bits << col) >> 3) as u16);
+        self.on_cells |= columns(on_landing) << (16 * side) | columns(on_above) << (32 + 16 * side);
     }
 
     /// The side to move's immediate tactics.
@@ -371,10 +393,10 @@ impl ThreatPosition {
         let me = self.pos.to_move() as usize;
         let them = me ^ 1;
         Tactics {
-            wins: self.on_landing[me],
-            must_block: self.on_landing[them],
-            unsafe_moves: self.on_above[them],
-            spoils_own_threat: self.on_above[me],
+            wins: (self.on_cells >> (16 * me)) as u16,
+            must_block: (self.on_cells >> (16 * them)) as u16,
+            unsafe_moves: (self.on_cells >> (32 + 16 * them)) as u16,
+            spoils_own_threat: (self.on_cells >> (32 + 16 * me)) as u16,
             open: self.pos.open_columns(),
         }
     }

@@ -5,6 +5,7 @@
 use crate::position::{MAX_SIZE, Position, Side};
 use crate::threats::ThreatPosition;
 use rand::RngCore;
+use std::hint::select_unpredictable;
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,7 +62,12 @@ pub fn random_playout<R: RngCore>(pos: &mut Position, rng: &mut R) -> Outcome {
 /// Finishes the game: win when possible, block when forced, never hand the opponent a win on
 /// top unless every move does; otherwise uniformly random, among the moves that keep the
 /// mover's own threats when `keep_threats` asks for it and any do. Decided positions end
-/// early.
+/// early. `pos` is left at the end of the game, its [`ThreatPosition::key`] not updated
+/// by the playout's moves (nothing reads it; the search starts each iteration afresh).
+///
+/// [`Tactics::candidates`](crate::threats::Tactics::candidates) with the keep-threats rule,
+/// written with selects instead of branches: whether a block is forced changes from ply to
+/// ply in a way the branch predictor cannot learn.
 #[inline]
 pub fn tactical_playout<R: RngCore>(
     pos: &mut ThreatPosition,
@@ -77,19 +83,25 @@ pub fn tactical_playout<R: RngCore>(
         if tactics.wins != 0 {
             return Outcome::Win(to_move);
         }
-        let mut candidates = tactics.candidates();
-        if candidates == 0 {
-            // Two threats to block, or only moves that let the opponent win on top.
+        let must_block = tactics.must_block;
+        if must_block & must_block.wrapping_sub(1) != 0 {
+            // Two threats to block.
             return Outcome::Win(to_move.other());
         }
-        if keep_threats && tactics.must_block == 0 {
-            let keeping = candidates & !tactics.spoils_own_threat;
-            if keeping != 0 {
-                candidates = keeping;
-            }
+        let forced = must_block != 0;
+        let mut candidates =
+            select_unpredictable(forced, must_block, tactics.open) & !tactics.unsafe_moves;
+        if candidates == 0 {
+            // The block, or every move, lets the opponent win on top.
+            return Outcome::Win(to_move.other());
+        }
+        if keep_threats {
+            let spoils = select_unpredictable(forced, 0, tactics.spoils_own_threat);
+            let keeping = candidates & !spoils;
+            candidates = select_unpredictable(keeping != 0, keeping, candidates);
         }
         let col = random_bit(candidates, rng);
-        if pos.play(col) {
+        if pos.play_without_key(col) {
             return Outcome::Win(to_move);
         }
     }
@@ -108,8 +120,8 @@ fn random_bit<R: RngCore>(mask: u16, rng: &mut R) -> usize {
     let n = lo_count + u32::from(BYTE_BITS[hi].0);
     let k = ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as u32;
     let in_hi = k >= lo_count;
-    let byte = if in_hi { hi } else { lo };
-    let k = if in_hi { k - lo_count } else { k };
+    let byte = select_unpredictable(in_hi, hi, lo);
+    let k = select_unpredictable(in_hi, k.wrapping_sub(lo_count), k);
     usize::from(BYTE_BITS[byte].1[(k & 7) as usize]) + 8 * usize::from(in_hi)
 }
 
