@@ -159,8 +159,6 @@ pub struct ThreatPosition {
     on_cells: u64,
     /// `(1 << rows) - 1`, the board's rows, in every lane.
     rows_window: Window,
-    /// `(1 << rows) - 1` shifted up by 32: slid down, it keeps a diagonal's on-board cells.
-    rows_at_32: u64,
     /// [`Position::stones_key`] of `pos`, carried along move by move (one XOR per move, where
     /// recomputing it would read every cell) for the tables that look positions up.
     key: u64,
@@ -230,7 +228,7 @@ fn packed_line_threats(m: u64) -> u64 {
 /// Threat bits that fall off the board's columns or rows land in lanes or rows that have
 /// no landing cell, so they can never be asked about; only the diagonals need masking,
 /// because there an off-board column could map to a row outside `0..16`.
-#[inline(always)]
+#[cfg(test)] // the plain statement of what `ThreatPosition::threats_window` computes
 fn threats_near(
     lines: u64,
     (row, col): (usize, usize),
@@ -281,12 +279,10 @@ impl ThreatPosition {
             above: Lanes::ZERO,
             on_cells: 0,
             rows_window: 0,
-            rows_at_32: 0,
             key: 0,
         };
         tp.key = tp.pos.stones_key();
         tp.rows_window = splat(((1u32 << tp.pos.rows()) - 1) as u16);
-        tp.rows_at_32 = ((1u64 << tp.pos.rows()) - 1) << 32;
         for row in 0..tp.pos.rows() {
             for col in 0..tp.pos.cols() {
                 if let Some(side) = tp.pos.stone(row, col) {
@@ -365,17 +361,7 @@ impl ThreatPosition {
     /// [`Self::add_threats_around`] given the lines through the stone, packed.
     #[inline(always)]
     fn add_threats(&mut self, side: Side, (row, col): (usize, usize), lines: u64) {
-        let threats = packed_line_threats(lines);
-        let lane = |shift: u32| u32::from((threats >> shift) as u16);
-        // Bit i: column col + i - 3 (columns left of 0 shift in zeros); bits 0..=6 are the
-        // columns within three of the stone.
-        let near = |t: u32| EXPAND[(((t << 3) >> col) & 0x7F) as usize];
-        let col_t = lane(16) as u16 & ((0x7Fu32 << row) >> 3) as u16;
-        // The diagonals' rows may fall off the board: keep only its rows.
-        let add = near(lane(0)) & ROW_WINDOW[row]
-            | (near(lane(32)) & DIAG_WINDOW[row] | near(lane(48)) & ANTI_WINDOW[row])
-                & self.rows_window
-            | Window::from(col_t) << 48;
+        let add = self.threats_window((row, col), lines);
         let side = side as usize;
         let cells = self.cells[side].window(col) | add;
         self.cells[side].set_window(col, cells);
@@ -385,6 +371,24 @@ impl ThreatPosition {
             nonzero_lanes(add & self.landing.window(col), add & self.above.window(col));
         let columns = |window_bits: u32| u64::from(((window_bits << col) >> 3) as u16);
         self.on_cells |= columns(on_landing) << (16 * side) | columns(on_above) << (32 + 16 * side);
+    }
+
+    /// The threat cells within three columns of `(row, col)` on `lines`, the four lines
+    /// through it packed as [`Position::packed_lines_through`] packs them, as a [`Window`]
+    /// around `col`: the cells [`threats_near`] finds.
+    #[inline(always)]
+    fn threats_window(&self, (row, col): (usize, usize), lines: u64) -> Window {
+        let threats = packed_line_threats(lines);
+        let lane = |shift: u32| u32::from((threats >> shift) as u16);
+        // Bit i: column col + i - 3 (columns left of 0 shift in zeros); bits 0..=6 are the
+        // columns within three of the stone.
+        let near = |t: u32| EXPAND[(((t << 3) >> col) & 0x7F) as usize];
+        let col_t = lane(16) as u16 & ((0x7Fu32 << row) >> 3) as u16;
+        // The diagonals' rows may fall off the board: keep only its rows.
+        near(lane(0)) & ROW_WINDOW[row]
+            | (near(lane(32)) & DIAG_WINDOW[row] | near(lane(48)) & ANTI_WINDOW[row])
+                & self.rows_window
+            | Window::from(col_t) << 48
     }
 
     /// The side to move's immediate tactics.
@@ -461,30 +465,15 @@ impl ThreatPosition {
             let col = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             // An old threat right above the stone becomes playable.
-            if mine.get(col) & self.above.get(col) != 0 {
-                forcing |= 1 << col;
-                continue;
-            }
+            let uncovers = mine.get(col) & self.above.get(col) != 0;
             let row = self.pos.landing_row(col);
-            let mut hit = 0u16;
-            threats_near(
-                self.pos.packed_lines_with_stone(side, row, col),
-                (row, col),
-                self.pos.rows(),
-                self.rows_at_32,
-                // In the move's own column the next landing cell is the one above it.
-                |c, rows| {
-                    hit |= rows
-                        & if c == col {
-                            self.above.get(c)
-                        } else {
-                            self.landing.get(c)
-                        }
-                },
-            );
-            if hit != 0 {
-                forcing |= 1 << col;
-            }
+            let new =
+                self.threats_window((row, col), self.pos.packed_lines_with_stone(side, row, col));
+            // Each column's next landing cell; in the move's own column (lane 3) the one
+            // above it.
+            let targets = self.landing.window(col) & !(0xFFFF << 48)
+                | Window::from(self.above.get(col)) << 48;
+            forcing |= u16::from(uncovers | (new & targets != 0)) << col;
         }
         forcing
     }
@@ -500,6 +489,31 @@ mod tests {
     use super::*;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
+
+    /// The window finds exactly the cells the loop over threat bits finds, for any lines
+    /// through any cell of any board size.
+    #[test]
+    fn the_threat_window_matches_the_threat_loops() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        for _ in 0..200_000 {
+            let rows = rng.random_range(4..=12);
+            let cols = rng.random_range(4..=12);
+            let (row, col) = (rng.random_range(0..rows), rng.random_range(0..cols));
+            let lines = rng.random::<u64>() & rng.random::<u64>() & LANE_CELLS;
+            let tp = ThreatPosition::new(Position::new(rows, cols, 0, 0).unwrap());
+            let mut expected = [0u16; 20];
+            let rows_at_32 = ((1u64 << rows) - 1) << 32;
+            threats_near(lines, (row, col), rows, rows_at_32, |c, r| {
+                expected[c + 3] |= r
+            });
+            let window = tp.threats_window((row, col), lines);
+            let mut got = [0u16; 20];
+            for i in 0..8 {
+                got[col + i] = (window >> (16 * i)) as u16;
+            }
+            assert_eq!(got, expected, "{rows}x{cols} ({row}, {col}) {lines:#x}");
+        }
+    }
 
     /// Threats of the incremental board agree with trying every empty cell, at every ply of
     /// random games on random boards.
