@@ -23,7 +23,7 @@ mkdir -p "$out"
 
 # Prints the path of the speed bench binary built in directory $1.
 bench_binary() {
-    (cd "$1" && cargo bench -q --bench speed --no-run 2>&1) |
+    (cd "$1" && cargo bench --bench speed --no-run 2>&1) |
         sed -n 's/.*Executable benches\/speed.rs (\(.*\))/\1/p' | tail -1
 }
 
