@@ -361,7 +361,7 @@ impl ThreatPosition {
     /// [`Self::add_threats_around`] given the lines through the stone, packed.
     #[inline(always)]
     fn add_threats(&mut self, side: Side, (row, col): (usize, usize), lines: u64) {
-        let add = self.threats_window((row, col), lines);
+        let add = self.threats_window((row, col), packed_line_threats(lines));
         let side = side as usize;
         let cells = self.cells[side].window(col) | add;
         self.cells[side].set_window(col, cells);
@@ -373,21 +373,21 @@ impl ThreatPosition {
         self.on_cells |= columns(on_landing) << (16 * side) | columns(on_above) << (32 + 16 * side);
     }
 
-    /// The threat cells within three columns of `(row, col)` on `lines`, the four lines
-    /// through it packed as [`Position::packed_lines_through`] packs them, as a [`Window`]
-    /// around `col`: the cells [`threats_near`] finds.
+    /// The threat cells within three columns of `(row, col)` as a [`Window`] around `col`,
+    /// given `threats`, the [`packed_line_threats`] of the four lines through the cell: the
+    /// cells [`threats_near`] finds.
     #[inline(always)]
-    fn threats_window(&self, (row, col): (usize, usize), lines: u64) -> Window {
-        let threats = packed_line_threats(lines);
-        let lane = |shift: u32| u32::from((threats >> shift) as u16);
-        // Bit i: column col + i - 3 (columns left of 0 shift in zeros); bits 0..=6 are the
-        // columns within three of the stone.
-        let near = |t: u32| EXPAND[(((t << 3) >> col) & 0x7F) as usize];
-        let col_t = lane(16) as u16 & ((0x7Fu32 << row) >> 3) as u16;
+    fn threats_window(&self, (row, col): (usize, usize), threats: u64) -> Window {
+        // In every lane at once, bit i becomes column col + i - 3 (columns left of 0 shift
+        // in zeros); bits 0..=6 are the columns within three of the stone. Lanes use bits
+        // 0..12, so the left shift stays in its lane, and what the right shift pulls in
+        // from the next lane lands on bit 16 + 3 - col >= 8, which the mask clears.
+        let near = ((threats << 3) >> col) & 0x007F_007F_007F_007F;
+        let near = |shift: u32| EXPAND[((near >> shift) & 0x7F) as usize];
+        let col_t = (threats >> 16) as u16 & ((0x7Fu32 << row) >> 3) as u16;
         // The diagonals' rows may fall off the board: keep only its rows.
-        near(lane(0)) & ROW_WINDOW[row]
-            | (near(lane(32)) & DIAG_WINDOW[row] | near(lane(48)) & ANTI_WINDOW[row])
-                & self.rows_window
+        near(0) & ROW_WINDOW[row]
+            | (near(32) & DIAG_WINDOW[row] | near(48) & ANTI_WINDOW[row]) & self.rows_window
             | Window::from(col_t) << 48
     }
 
@@ -467,13 +467,16 @@ impl ThreatPosition {
             // An old threat right above the stone becomes playable.
             let uncovers = mine.get(col) & self.above.get(col) != 0;
             let row = self.pos.landing_row(col);
-            let new =
-                self.threats_window((row, col), self.pos.packed_lines_with_stone(side, row, col));
-            // Each column's next landing cell; in the move's own column (lane 3) the one
-            // above it.
-            let targets = self.landing.window(col) & !(0xFFFF << 48)
-                | Window::from(self.above.get(col)) << 48;
-            forcing |= u16::from(uncovers | (new & targets != 0)) << col;
+            let threats = packed_line_threats(self.pos.packed_lines_with_stone(side, row, col));
+            // Most moves make no threat at all: no window to build.
+            let threatens = threats != 0 && {
+                // Each column's next landing cell; in the move's own column (lane 3) the
+                // one above it.
+                let targets = self.landing.window(col) & !(0xFFFF << 48)
+                    | Window::from(self.above.get(col)) << 48;
+                self.threats_window((row, col), threats) & targets != 0
+            };
+            forcing |= u16::from(uncovers | threatens) << col;
         }
         forcing
     }
@@ -506,7 +509,7 @@ mod tests {
             threats_near(lines, (row, col), rows, rows_at_32, |c, r| {
                 expected[c + 3] |= r
             });
-            let window = tp.threats_window((row, col), lines);
+            let window = tp.threats_window((row, col), packed_line_threats(lines));
             let mut got = [0u16; 20];
             for i in 0..8 {
                 got[col + i] = (window >> (16 * i)) as u16;
