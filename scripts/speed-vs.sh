@@ -10,7 +10,8 @@
 # on the same four positions, and the working tree's bench.
 # Then, for ROUNDS rounds (default 5), runs each position's classic and strong rows on
 # old and new alternately (old first in odd rounds, new first in even ones), SECONDS
-# (default 2) per measurement, and prints per-row medians and the ratio new/old.
+# (default 2) per measurement, and prints per-row medians and the ratio new/old, per second
+# of on-CPU time of the bench thread (steadier on a shared machine) and per wall second.
 # On a shared machine the same binary varies by 10-30% run to run; alternating short runs
 # exposes both builds to the same load.
 set -euo pipefail
@@ -62,20 +63,33 @@ done
 
 python3 - "$out/rows.tsv" <<'PY'
 import statistics, sys
-rows = {}
-order = []
+rows, order = {}, []
 for line in open(sys.argv[1]):
-    which, pos, profile, iters, playouts, ns = line.rstrip("\n").split("\t")
+    which, pos, profile, *values = line.rstrip("\n").split("\t")
     key = (pos, profile)
     if key not in rows:
         rows[key] = {"old": [], "new": []}
         order.append(key)
-    rows[key][which].append((float(iters), float(playouts), float(ns)))
-print(f"{'position':<28} {'profile':<8} {'iter/s old':>11} {'iter/s new':>11} {'ratio':>6}"
-      f" {'ns/ply old':>10} {'ns/ply new':>10} {'ratio':>6}   (medians of {len(rows[order[0]]['old'])})")
-for key in order:
-    med = {w: [statistics.median(v[i] for v in rows[key][w]) for i in range(3)] for w in ("old", "new")}
-    o, n = med["old"], med["new"]
-    print(f"{key[0]:<28} {key[1]:<8} {o[0]:>11.0f} {n[0]:>11.0f} {n[0] / o[0]:>6.2f}"
-          f" {o[2]:>10.2f} {n[2]:>10.2f} {n[2] / o[2]:>6.2f}")
+    rows[key][which].append([float(v) for v in values])
+# Columns of the bench's TSV after position and profile.
+columns = {"iter/s": 0, "ns/ply": 2, "iter/CPU s": 3, "CPU ns/ply": 4}
+n = len(rows[order[0]]["old"])
+for title, names in [
+    (f"per second the bench thread ran on a CPU (medians of {n})", ["iter/CPU s", "CPU ns/ply"]),
+    (f"per wall-clock second (medians of {n})", ["iter/s", "ns/ply"]),
+]:
+    print(title)
+    head = f"{'position':<28} {'profile':<8}"
+    for name in names:
+        head += f" {name + ' old':>15} {name + ' new':>15} {'new/old':>7}"
+    print(head)
+    for key in order:
+        line = f"{key[0]:<28} {key[1]:<8}"
+        for name in names:
+            i = columns[name]
+            o = statistics.median(v[i] for v in rows[key]["old"])
+            w = statistics.median(v[i] for v in rows[key]["new"])
+            line += f" {o:>15.2f} {w:>15.2f} {w / o:>7.2f}" if "ns" in name else f" {o:>15.0f} {w:>15.0f} {w / o:>7.2f}"
+        print(line)
+    print()
 PY
