@@ -21,8 +21,8 @@ use super::graph::{Graph, GraphId, NIL};
 use super::playout::{random_playout, tactical_playout};
 use super::threat_sequence::wins_by_threats;
 use super::tree::NodeKind;
-use super::ucb::{CLOCK_EVERY, MAX_PATH, UcbTables};
-use super::{SearchConfig, SearchLimits, SearchReport, decided};
+use super::ucb::{MAX_PATH, UcbTables};
+use super::{SearchConfig, SearchLimits, SearchReport, time_to_stop};
 use crate::position::zobrist::position_key;
 use crate::position::{MAX_SIZE, Position, centre_first};
 use crate::threats::ThreatPosition;
@@ -78,24 +78,9 @@ pub fn search<R: RngCore>(
     let mut iterations = 0u64;
     let start = Instant::now();
     loop {
-        if limits.max_iterations.is_some_and(|m| iterations >= m) {
-            break;
-        }
-        if iterations > 0 && iterations.is_multiple_of(CLOCK_EVERY) {
-            let now = Instant::now();
-            if now >= limits.deadline
-                || decided(
-                    graph.edges(root_id).iter().map(|e| (e.kind, e.visits)),
-                    config,
-                    limits,
-                    iterations,
-                    (start, now),
-                )
-            {
-                break;
-            }
-        }
-        if graph.node(root_id).kind != NodeKind::Open {
+        let root_proven = graph.node(root_id).kind != NodeKind::Open;
+        let root_moves = || graph.edges(root_id).iter().map(|e| (e.kind, e.visits));
+        if time_to_stop(iterations, start, config, limits, root_proven, root_moves) {
             break;
         }
         iterations += 1;

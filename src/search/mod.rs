@@ -60,6 +60,31 @@ impl SearchLimits {
     }
 }
 
+/// True when a search loop should stop before its next iteration: the iterations asked for
+/// are done, the root is proven, or (read every [`ucb::CLOCK_EVERY`] iterations) the
+/// deadline has passed or the root is [`decided`]. At least one iteration always runs (it
+/// expands the root), so even a call that arrives past its deadline answers with a move.
+pub(crate) fn time_to_stop<I: Iterator<Item = (NodeKind, u32)> + Clone>(
+    iterations: u64,
+    start: Instant,
+    config: &SearchConfig,
+    limits: &SearchLimits,
+    root_proven: bool,
+    root_moves: impl FnOnce() -> I,
+) -> bool {
+    if limits.max_iterations.is_some_and(|m| iterations >= m) {
+        return true;
+    }
+    if iterations > 0 && iterations.is_multiple_of(ucb::CLOCK_EVERY) {
+        let now = Instant::now();
+        if now >= limits.deadline || decided(root_moves(), config, limits, iterations, (start, now))
+        {
+            return true;
+        }
+    }
+    root_proven
+}
+
 /// True when a search should stop before its deadline, given each root move's proof and
 /// visits: a move is proven to win, or (with the early stop) the move is forced or the most
 /// visited move leads the runner-up by more visits than the time left can give.

@@ -30,8 +30,8 @@ use super::playout::{Outcome, random_playout, tactical_playout};
 use super::threat_sequence::wins_by_threats;
 use super::transpositions::Transpositions;
 use super::tree::{NodeId, NodeKind, ROOT, Tree};
-use super::ucb::{CLOCK_EVERY, MAX_PATH, UcbTables, backup, select_child};
-use super::{SearchConfig, SearchLimits, SearchReport, decided};
+use super::ucb::{MAX_PATH, UcbTables, backup, select_child};
+use super::{SearchConfig, SearchLimits, SearchReport, time_to_stop};
 use crate::position::zobrist::position_key;
 use crate::position::{Position, centre_first};
 use crate::threats::ThreatPosition;
@@ -76,26 +76,9 @@ pub fn search<R: RngCore>(
     let mut iterations = 0u64;
     let start = Instant::now();
     loop {
-        if limits.max_iterations.is_some_and(|m| iterations >= m) {
-            break;
-        }
-        // At least one iteration always runs (it expands the root), so even a call that
-        // arrives past its deadline answers with a move.
-        if iterations > 0 && iterations.is_multiple_of(CLOCK_EVERY) {
-            let now = Instant::now();
-            if now >= limits.deadline
-                || decided(
-                    tree.children(ROOT).iter().map(|c| (c.kind, c.visits)),
-                    config,
-                    limits,
-                    iterations,
-                    (start, now),
-                )
-            {
-                break;
-            }
-        }
-        if tree.node(ROOT).kind != NodeKind::Open {
+        let root_proven = tree.node(ROOT).kind != NodeKind::Open;
+        let root_moves = || tree.children(ROOT).iter().map(|c| (c.kind, c.visits));
+        if time_to_stop(iterations, start, config, limits, root_proven, root_moves) {
             break;
         }
         iterations += 1;
@@ -417,6 +400,7 @@ fn choose(tree: &Tree) -> Option<(usize, f64)> {
 #[cfg(test)]
 mod tests {
     use super::super::testing::{self, after};
+    use super::super::ucb::CLOCK_EVERY;
     use super::*;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
