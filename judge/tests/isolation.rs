@@ -8,7 +8,9 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+mod common;
+
+use common::FIXTURES;
 
 /// Compiles every fixture once into a temp dir and returns it.
 fn libs() -> &'static Path {
@@ -49,32 +51,8 @@ fn lib(name: &str) -> PathBuf {
 /// Runs the judge from an empty working directory with a private TMPDIR, and checks
 /// that both are empty afterwards (scratch directories removed, nothing leaked).
 fn judge(args: &[&str], extra: &[PathBuf]) -> Output {
-    let cwd = tempfile::tempdir().unwrap();
-    let tmp = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .args(args)
-        .args(extra)
-        .current_dir(cwd.path())
-        .env("TMPDIR", tmp.path())
-        .output()
-        .expect("run judge");
-    let left = |d: &Path| {
-        std::fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect::<Vec<_>>()
-    };
-    assert!(
-        left(cwd.path()).is_empty(),
-        "working directory not empty: {:?}",
-        left(cwd.path())
-    );
-    assert!(
-        left(tmp.path()).is_empty(),
-        "scratch left behind: {:?}",
-        left(tmp.path())
-    );
-    out
+    let args = args.iter().map(std::ffi::OsStr::new);
+    common::judge_leaving_nothing(args.chain(extra.iter().map(|p| p.as_os_str())))
 }
 
 fn games(dir: &Path) -> Vec<Value> {

@@ -4,12 +4,14 @@
 //! behind. Also: usage errors fail before any game.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+mod common;
+
+use common::FIXTURES;
 
 /// The Saiblo fixtures copied into a fresh directory (the legal one executable).
 fn programs() -> tempfile::TempDir {
@@ -24,19 +26,6 @@ fn programs() -> tempfile::TempDir {
     let legal = dir.path().join("legal.py");
     std::fs::set_permissions(&legal, std::fs::Permissions::from_mode(0o755)).unwrap();
     dir
-}
-
-/// Compiles one course-ABI fixture library into `dir`.
-fn library(dir: &Path, name: &str) -> PathBuf {
-    let out = dir.join(format!("{name}.so"));
-    let status = Command::new("cc")
-        .args(["-O1", "-shared", "-fPIC", "-I", FIXTURES, "-o"])
-        .arg(&out)
-        .arg(Path::new(FIXTURES).join(format!("{name}.c")))
-        .status()
-        .expect("these tests need a C compiler (cc)");
-    assert!(status.success());
-    out
 }
 
 /// Processes whose command line mentions `dir` (the fixtures' private copy).
@@ -55,26 +44,7 @@ fn processes_under(dir: &Path) -> Vec<String> {
 /// Runs the judge from an empty working directory with a private TMPDIR; checks that
 /// both are empty afterwards and that no fixture process outlives it.
 fn judge(args: &[String], programs: &Path) -> Output {
-    let cwd = tempfile::tempdir().unwrap();
-    let tmp = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .args(args)
-        .current_dir(cwd.path())
-        .env("TMPDIR", tmp.path())
-        .output()
-        .expect("run judge");
-    let left = |d: &Path| {
-        std::fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect::<Vec<_>>()
-    };
-    assert!(left(cwd.path()).is_empty(), "cwd: {:?}", left(cwd.path()));
-    assert!(
-        left(tmp.path()).is_empty(),
-        "TMPDIR: {:?}",
-        left(tmp.path())
-    );
+    let out = common::judge_leaving_nothing(args);
     // Killed processes are reaped before the judge exits; allow a moment for /proc.
     let mut alive = processes_under(programs);
     for _ in 0..50 {
@@ -124,7 +94,11 @@ fn a_library_and_a_program_play_a_match() {
     let run = tempfile::tempdir().unwrap();
     let out_dir = run.path().join("m");
     let mut args = strings(&["match"]);
-    args.push(library(libs.path(), "legal").display().to_string());
+    args.push(
+        common::fixture(libs.path(), "legal", &[])
+            .display()
+            .to_string(),
+    );
     args.push(saiblo("saiblo", progs.path(), "legal.py", ""));
     args.extend(strings(&[
         "--pairs", "3", "--seed", "5", "--quiet", "--out",
@@ -169,7 +143,11 @@ fn every_form_plays_legally_and_programs_run_directly() {
     let run = tempfile::tempdir().unwrap();
     let out_dir = run.path().join("rr");
     let mut args = strings(&["round-robin"]);
-    args.push(library(libs.path(), "fast").display().to_string());
+    args.push(
+        common::fixture(libs.path(), "fast", &[])
+            .display()
+            .to_string(),
+    );
     args.push(saiblo("saiblo", progs.path(), "legal.py", "line"));
     args.push(saiblo("saiblo-lines", progs.path(), "legal.py", "lines"));
     args.push(saiblo("saiblo-last", progs.path(), "legal.py", "last"));
@@ -223,7 +201,11 @@ fn misbehaving_programs_lose_with_their_verdicts_and_leave_nothing() {
         ("early", Some("crash"), &["early exit (exit status 0)"]),
     ];
     let mut args = strings(&["round-robin"]);
-    args.push(library(libs.path(), "legal").display().to_string());
+    args.push(
+        common::fixture(libs.path(), "legal", &[])
+            .display()
+            .to_string(),
+    );
     let mut want: HashMap<String, (Option<&str>, &[&str])> = HashMap::new();
     for (script, verdict, detail) in cases {
         args.push(saiblo("saiblo", progs.path(), &format!("{script}.py"), ""));
@@ -318,7 +300,9 @@ fn refused(args: &[String], expect: &str) {
 #[test]
 fn usage_errors_fail_before_any_game() {
     let libs = tempfile::tempdir().unwrap();
-    let legal = library(libs.path(), "legal").display().to_string();
+    let legal = common::fixture(libs.path(), "legal", &[])
+        .display()
+        .to_string();
     let text = libs.path().join("notalib.so");
     std::fs::copy(Path::new(FIXTURES).join("notalib.so"), &text).unwrap();
     let m = |b: &str| vec!["match".to_string(), legal.clone(), b.to_string()];
@@ -387,7 +371,11 @@ fn the_memory_limit_applies_to_programs() {
     let run = tempfile::tempdir().unwrap();
     let out_dir = run.path().join("mem");
     let mut args = strings(&["match"]);
-    args.push(library(libs.path(), "legal").display().to_string());
+    args.push(
+        common::fixture(libs.path(), "legal", &[])
+            .display()
+            .to_string(),
+    );
     args.push(saiblo("saiblo", progs.path(), "memhog.py", ""));
     args.extend(strings(&[
         "--pairs",
@@ -414,7 +402,9 @@ fn the_report_keeps_the_names_the_run_used() {
     let libs = tempfile::tempdir().unwrap();
     let run = tempfile::tempdir().unwrap();
     let out_dir = run.path().join("r");
-    let lib = library(libs.path(), "legal").display().to_string();
+    let lib = common::fixture(libs.path(), "legal", &[])
+        .display()
+        .to_string();
     let out = Command::new(env!("CARGO_BIN_EXE_judge"))
         .args([
             "match",

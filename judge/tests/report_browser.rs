@@ -3,24 +3,12 @@
 //! arrow keys and writes what it showed into the DOM, and this test reads the dumped DOM
 //! against the game log, replayed here with its own obviously-correct gravity.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
-
-fn fixture(dir: &Path, name: &str) -> PathBuf {
-    let out = dir.join(format!("{name}.so"));
-    let status = Command::new("cc")
-        .args(["-O1", "-shared", "-fPIC", "-I", FIXTURES, "-o"])
-        .arg(&out)
-        .arg(Path::new(FIXTURES).join(format!("{name}.c")))
-        .status()
-        .expect("these tests need a C compiler (cc)");
-    assert!(status.success(), "cc failed on {name}.c");
-    out
-}
+mod common;
 
 /// The Chromium binary: `$CHROMIUM`, or Debian's `chromium` on the PATH.
 fn chromium() -> PathBuf {
@@ -126,7 +114,7 @@ fn report_replays_a_game_in_headless_chromium() {
     let libs = tempfile::tempdir().unwrap();
     let lib_args: Vec<PathBuf> = ["legal", "fast", "segfault"]
         .iter()
-        .map(|n| fixture(libs.path(), n))
+        .map(|n| common::fixture(libs.path(), n, &[]))
         .collect();
     let work = tempfile::tempdir().unwrap();
     let dir = work.path().join("run");

@@ -8,27 +8,14 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
-
-/// Compiles the fixture `name` into `dir/NAME.so` (extra compiler flags change its bytes).
-fn build(dir: &Path, name: &str, flags: &[&str]) {
-    let status = Command::new("cc")
-        .args(["-O1", "-shared", "-fPIC", "-I", FIXTURES])
-        .args(flags)
-        .arg("-o")
-        .arg(dir.join(format!("{name}.so")))
-        .arg(format!("{FIXTURES}/{name}.c"))
-        .status()
-        .expect("these tests need a C compiler (cc)");
-    assert!(status.success(), "cc failed on {name}.c");
-}
+mod common;
 
 /// A working directory holding `legal.so` and `fast.so` (deterministic players: `fast`
 /// draws from a fixed seed in a fresh process per game, so replays give the same games).
 fn workdir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    build(dir.path(), "legal", &[]);
-    build(dir.path(), "fast", &[]);
+    common::fixture(dir.path(), "legal", &[]);
+    common::fixture(dir.path(), "fast", &[]);
     dir
 }
 
@@ -255,7 +242,7 @@ fn shards_merge_into_the_unsharded_run_and_foreign_parts_are_refused() {
     );
     refused(&out, &["that shard's schedule had --pairs 6"]);
     // A shard played with another build of a library (same path, other bytes).
-    build(cwd, "fast", &["-O2", "-DANOTHER_BUILD=1"]);
+    common::fixture(cwd, "fast", &["-O2", "-DANOTHER_BUILD=1"]);
     shard(cwd, "2/2", "rebuilt", &[]);
     refused(
         &judge(cwd, &["merge", "s1", "rebuilt", "--out", "x"]),
@@ -282,7 +269,7 @@ fn shards_merge_into_the_unsharded_run_and_foreign_parts_are_refused() {
 fn round_robins_and_gauntlets_merge_into_the_unsharded_run() {
     let dir = workdir();
     let cwd = dir.path();
-    build(cwd, "null", &[]);
+    common::fixture(cwd, "null", &[]);
     for (mode, players) in [
         ("round-robin", vec!["legal.so", "fast.so", "null.so"]),
         ("gauntlet", vec!["fast.so", "--vs", "legal.so", "null.so"]),

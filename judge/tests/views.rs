@@ -5,27 +5,14 @@
 use std::io::{Read, Write};
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+mod common;
 /// Generous: the library host starts a process per game, and CI machines are slow.
 const WAIT: Duration = Duration::from_secs(20);
-
-/// Compiles one fixture into `dir`.
-fn fixture(dir: &Path, name: &str) -> PathBuf {
-    let out = dir.join(format!("{name}.so"));
-    let status = Command::new("cc")
-        .args(["-O1", "-shared", "-fPIC", "-I", FIXTURES, "-o"])
-        .arg(&out)
-        .arg(Path::new(FIXTURES).join(format!("{name}.c")))
-        .status()
-        .expect("these tests need a C compiler (cc)");
-    assert!(status.success(), "cc failed on {name}.c");
-    out
-}
 
 /// A judge running on a pseudo-terminal, with everything it printed so far.
 struct Pty {
@@ -191,7 +178,7 @@ fn raw_offset(bytes: &[u8], stripped_end: usize) -> usize {
 #[test]
 fn play_on_a_terminal_with_bad_keys_then_save_and_replay() {
     let libs = tempfile::tempdir().unwrap();
-    let lib = fixture(libs.path(), "telemetry");
+    let lib = common::fixture(libs.path(), "telemetry", &[]);
     let cwd = tempfile::tempdir().unwrap();
     let lib_arg = lib.display().to_string();
     let mut p = Pty::spawn(
@@ -291,7 +278,7 @@ fn play_on_a_terminal_with_bad_keys_then_save_and_replay() {
 #[test]
 fn a_crashing_library_loses_and_the_terminal_survives() {
     let libs = tempfile::tempdir().unwrap();
-    let lib = fixture(libs.path(), "segfault");
+    let lib = common::fixture(libs.path(), "segfault", &[]);
     let cwd = tempfile::tempdir().unwrap();
     let lib_arg = lib.display().to_string();
     let mut p = Pty::spawn(
@@ -312,7 +299,7 @@ fn a_crashing_library_loses_and_the_terminal_survives() {
 #[test]
 fn ai_first_and_quitting_on_a_terminal() {
     let libs = tempfile::tempdir().unwrap();
-    let lib = fixture(libs.path(), "legal");
+    let lib = common::fixture(libs.path(), "legal", &[]);
     let cwd = tempfile::tempdir().unwrap();
     let lib_arg = lib.display().to_string();
     let mut p = Pty::spawn(
@@ -344,7 +331,7 @@ fn ai_first_and_quitting_on_a_terminal() {
 #[test]
 fn without_a_terminal_play_reads_lines() {
     let libs = tempfile::tempdir().unwrap();
-    let lib = fixture(libs.path(), "legal");
+    let lib = common::fixture(libs.path(), "legal", &[]);
     let cwd = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
         .args(["play"])

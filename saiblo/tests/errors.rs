@@ -7,7 +7,7 @@ mod emulator;
 
 use emulator::{Program, package};
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -21,18 +21,7 @@ struct Run {
 /// Runs `program` on `input`, closing its input afterwards unless `keep_open`; fails the
 /// test if it is still running 10 s later.
 fn run(program: &Program, input: &str, keep_open: bool) -> Run {
-    let mut command = Command::new(&program.command);
-    command
-        .args(&program.args)
-        .envs(program.env.iter().map(|(k, v)| (k, v)))
-        .env_remove("GRAVITY4_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(dir) = &program.dir {
-        command.current_dir(dir);
-    }
-    let mut child = command.spawn().expect("the program starts");
+    let mut child = program.spawn();
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(input.as_bytes()).unwrap();
     stdin.flush().unwrap();
@@ -240,18 +229,7 @@ fn hello_sends_a_framed_ok_first() {
 /// is settled as moves only), then sends `late` (a `top` and board of the first message,
 /// arriving after the reply) and closes the input.
 fn after_a_late_view(program: &Program, late: &str) -> (Option<i32>, String) {
-    let mut command = Command::new(&program.command);
-    command
-        .args(&program.args)
-        .envs(program.env.iter().map(|(k, v)| (k, v)))
-        .env_remove("GRAVITY4_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(dir) = &program.dir {
-        command.current_dir(dir);
-    }
-    let mut child = command.spawn().expect("the program starts");
+    let mut child = program.spawn();
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"9 9 2 3\n-1 -1\n").unwrap();
     stdin.flush().unwrap();

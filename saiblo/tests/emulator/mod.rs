@@ -77,7 +77,9 @@ impl Program {
         }
     }
 
-    fn spawn(&self) -> Child {
+    /// Starts the program with piped stdin, stdout and stderr, in its directory, with its
+    /// environment and without the per-move log.
+    pub fn spawn(&self) -> Child {
         let mut command = Command::new(&self.command);
         command
             .args(&self.args)
