@@ -336,6 +336,16 @@ mod tests {
         fn read_move(&self, _: &Count, logged: i32) -> Option<i32> {
             Some(logged)
         }
+        fn legal_moves(&self, p: &Count) -> Vec<i32> {
+            if self.end(p).is_some() {
+                Vec::new()
+            } else {
+                vec![1, 2, 3]
+            }
+        }
+        fn move_at(&self, _: &Count, _: i32, y: i32) -> Option<i32> {
+            (1..=3).contains(&y).then_some(y)
+        }
         fn move_cell(&self, _: &Count, _: i32) -> Option<(i32, i32)> {
             None
         }

@@ -226,6 +226,22 @@ impl Game for Connect4 {
         position.drop_point(column)
     }
 
+    fn legal_moves(&self, position: &Position) -> Vec<Point> {
+        if self.end(position).is_some() {
+            return Vec::new();
+        }
+        (0..position.spec.n)
+            .filter_map(|y| position.drop_point(y))
+            .collect()
+    }
+
+    fn move_at(&self, position: &Position, _x: i32, y: i32) -> Option<Point> {
+        if self.end(position).is_some() {
+            return None;
+        }
+        position.drop_point(y)
+    }
+
     fn move_cell(&self, _position: &Position, mv: Point) -> Option<(i32, i32)> {
         Some((mv.x, mv.y))
     }
@@ -409,6 +425,28 @@ mod tests {
         assert_eq!(cells, vec![(8, 0)], "column 9 does not exist");
         let (_, cells) = Connect4.replay(&spec(2, 3, 0, 0), &[0, 0, -1]);
         assert_eq!(cells, vec![(1, 0)], "column 0 is full after one stone");
+    }
+
+    #[test]
+    fn legal_moves_and_pointed_cells_follow_top_and_the_blocked_cell() {
+        // The top row's blocked cell in column 2: once filled to row 1, column 2 is full.
+        let g = spec(9, 9, 0, 2);
+        let p = after(g, &[2, 2, 2, 2, 2, 2, 2]);
+        assert_eq!(p.top()[2], 2);
+        let p = after(g, &[2, 2, 2, 2, 2, 2, 2, 2]);
+        assert_eq!(p.top()[2], 0);
+        let moves = Connect4.legal_moves(&p);
+        assert_eq!(moves.len(), 8);
+        assert!(moves.iter().all(|m| m.y != 2 && m.x == 8));
+        assert_eq!(Connect4.move_at(&p, 0, 2), None);
+        // Any cell of a column means the drop into it.
+        assert_eq!(Connect4.move_at(&p, 0, 4), Some(Point { x: 8, y: 4 }));
+        assert_eq!(Connect4.move_at(&p, 3, 9), None);
+        // A won game has no moves left.
+        let won = after(g, &[0, 5, 0, 5, 0, 5, 0]);
+        assert!(Connect4.end(&won).is_some());
+        assert!(Connect4.legal_moves(&won).is_empty());
+        assert_eq!(Connect4.move_at(&won, 8, 1), None);
     }
 
     #[test]

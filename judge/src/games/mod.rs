@@ -57,6 +57,16 @@ pub trait Game: Debug + Clone + PartialEq + Send + Sync + 'static {
     /// log must never break a view).
     fn read_move(&self, position: &Self::Position, logged: Self::LoggedMove) -> Option<Self::Move>;
 
+    /// Every legal move for the side to move, empty once the game is over (a game with
+    /// passes lists exactly its pass when that is all the mover may do). Boards for people
+    /// mark these.
+    fn legal_moves(&self, position: &Self::Position) -> Vec<Self::Move>;
+
+    /// The legal move a person means by pointing at cell `(x, y)` (row `x`, 0 on top):
+    /// Connect-4 drops into that cell's column, Reversi plays that square. `None` when no
+    /// legal move is meant there.
+    fn move_at(&self, position: &Self::Position, x: i32, y: i32) -> Option<Self::Move>;
+
     /// The cell a move marks (where the stone landed), for highlighting the last move.
     fn move_cell(&self, position: &Self::Position, mv: Self::Move) -> Option<(i32, i32)>;
 
