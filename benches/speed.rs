@@ -86,14 +86,22 @@ fn positions() -> Vec<(&'static str, Position)> {
 /// "strong-chains" is the strong one without threat sequences
 /// (GRAVITY4_DISABLE=threat-sequences), "strong+replies" with reply sequences
 /// (GRAVITY4_ENABLE=reply-sequences) and "strong+table" with the transposition table
-/// (GRAVITY4_ENABLE=transpositions), to show what each costs.
-const PROFILES: [&str; 5] = [
+/// (GRAVITY4_ENABLE=transpositions), to show what each costs. "graph" is the strong
+/// profile's Monte-Carlo graph search (GRAVITY4_ENABLE=graph) and "graph-no-catch-up" the
+/// same without the catch-up stop (every iteration ends in a playout); they run only when
+/// asked for with `--profiles`.
+const PROFILES: [&str; 7] = [
     "classic",
     "strong",
     "strong-chains",
     "strong+replies",
     "strong+table",
+    "graph",
+    "graph-no-catch-up",
 ];
+
+/// The rows run when `--profiles` does not choose.
+const DEFAULT_ROWS: usize = 5;
 
 /// Fixed work per row for instruction counting.
 const FIXED_WORK: u64 = 20_000;
@@ -120,7 +128,10 @@ fn main() {
         .unwrap_or(3.0);
     let profiles: Vec<String> = match &values[0] {
         Some(list) => list.split(',').map(str::to_string).collect(),
-        None => PROFILES.iter().map(|p| p.to_string()).collect(),
+        None => PROFILES[..DEFAULT_ROWS]
+            .iter()
+            .map(|p| p.to_string())
+            .collect(),
     };
     let only: Option<usize> = values[1].as_ref().map(|n| n.parse().expect("--position N"));
     let tsv = args.iter().any(|a| a == "--tsv");

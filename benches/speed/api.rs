@@ -4,10 +4,11 @@
 //! `api_before_18.rs` in this file's place: the rest of the bench is the same.
 
 use gravity4::position::Position;
+use gravity4::search::graph::Graph;
 use gravity4::search::playout::{Outcome, tactical_playout};
 use gravity4::search::transpositions::Transpositions;
 use gravity4::search::tree::Tree;
-use gravity4::search::{SearchConfig, SearchLimits, strong, uct};
+use gravity4::search::{SearchConfig, SearchLimits, mcgs, strong, uct};
 use gravity4::settings::DEFAULT_TABLE_BYTES;
 use gravity4::threats::ThreatPosition;
 use rand::rngs::SmallRng;
@@ -28,6 +29,15 @@ pub fn search(
         return report.expect("positions have moves").iterations;
     }
     let mut config = SearchConfig::strong();
+    if row.starts_with("graph") {
+        // A fresh graph per measurement, as the tree is cleared: the rate of a search that
+        // starts from nothing, like the tree rows.
+        config.techniques.graph = true;
+        config.techniques.catch_up = row != "graph-no-catch-up";
+        let mut graph = Graph::default();
+        let report = mcgs::search(pos, 0, &mut graph, &config, limits, rng);
+        return report.expect("positions have moves").iterations;
+    }
     config.techniques.threat_sequences = row != "strong-chains";
     config.techniques.reply_sequences = row == "strong+replies";
     let mut graph = Transpositions::default();
