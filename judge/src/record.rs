@@ -145,7 +145,8 @@ pub fn course_code(termination: Termination, loser: Option<Side>, detail: Option
     let pick = |if_a: i32, if_b: i32| if a { if_a } else { if_b };
     match termination {
         Termination::Full => 0,
-        Termination::Four => pick(2, 1),
+        // Lost by the rules: the course's codes for a loss on the board.
+        Termination::Four | Termination::Discs => pick(2, 1),
         // The course runner has no code of its own for a program's garbage: a bug.
         Termination::Crash | Termination::Garbage => pick(3, 5),
         Termination::Illegal => pick(4, 6),

@@ -3,10 +3,12 @@
 //! A [`Game`] draws the starting setup of a board from a seed (both games of a pair share
 //! it), says whose turn it is, judges and applies moves, and says when and how the game
 //! ended. It also turns positions into a plain [`Grid`] of cells, which is all the views
-//! draw. Gravity Connect-4 under the course's rules ([`connect4::Connect4`]) is today's
-//! one implementation; nothing outside `connect4` knows about columns or `top`.
+//! draw. Gravity Connect-4 under the course's rules ([`connect4::Connect4`]) and Reversi
+//! ([`reversi::Reversi`], standard or `no-adjacent`) are its implementations; nothing
+//! outside `connect4` knows about columns or `top`, nothing outside `reversi` about flips.
 
 pub mod connect4;
+pub mod reversi;
 
 use std::fmt::Debug;
 
@@ -137,7 +139,7 @@ impl Side {
     }
 }
 
-/// Why a game ended: by the rules (`four`, `full`) or by a verdict on the player at
+/// Why a game ended: by the rules (`four`, `full`, `discs`) or by a verdict on the player at
 /// fault. The names are the game log's `termination`; terminations sort by name, so maps
 /// keyed by them (summary.json's `losses_by`) list them alphabetically.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -147,6 +149,8 @@ pub enum Termination {
     Four,
     /// Full board, a tie.
     Full,
+    /// Neither side could move (Reversi): scored by disc count, a tie when equal.
+    Discs,
     /// The mover exceeded the time limit.
     Timeout,
     /// The mover's process died (signal or exit).
@@ -164,9 +168,10 @@ pub enum Termination {
 
 impl Termination {
     /// All terminations, in report order.
-    pub const ALL: [Termination; 8] = [
+    pub const ALL: [Termination; 9] = [
         Termination::Four,
         Termination::Full,
+        Termination::Discs,
         Termination::Timeout,
         Termination::Crash,
         Termination::Illegal,
@@ -180,6 +185,7 @@ impl Termination {
         match self {
             Termination::Four => "four",
             Termination::Full => "full",
+            Termination::Discs => "discs",
             Termination::Timeout => "timeout",
             Termination::Crash => "crash",
             Termination::Illegal => "illegal",
