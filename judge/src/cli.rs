@@ -3,10 +3,13 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use gravity4_judge::games::GameKind;
+use gravity4_judge::games::reversi::Rule;
 use gravity4_judge::schedule::Shard;
 
-/// Isolated, statistically honest tournaments of Connect-4 players: course-ABI libraries
-/// and programs speaking the Saiblo platform's protocol, freely mixed.
+/// Isolated, statistically honest tournaments of Connect-4 players (course-ABI libraries
+/// and programs speaking the Saiblo platform's protocol, freely mixed) and, with `--game
+/// reversi`, of Reversi players.
 ///
 /// Every player runs in its own child process; a player that crashes, hangs, returns
 /// garbage or fails to load loses its game with a verdict, and the run goes on.
@@ -39,7 +42,8 @@ pub enum Command {
     RoundRobin(RoundRobinArgs),
     /// One player against a pool (directories expand to their *.so files).
     Gauntlet(GauntletArgs),
-    /// Play against a library or program in the terminal (columns by key, q quits).
+    /// Play against a library or program in the terminal (Connect-4: columns by key;
+    /// Reversi: squares like d3; q quits).
     Play(PlayArgs),
     /// Step through a recorded game in the terminal (n/p or arrows, q quits).
     Replay(ReplayArgs),
@@ -105,21 +109,26 @@ pub struct PlayArgs {
     /// The player to play against (`LIB.so`, `saiblo:CMD ARGS...`, each with an optional
     /// `@KEY=VALUE,...`).
     pub lib: PathBuf,
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Let the library move first.
     #[arg(long)]
     pub ai_first: bool,
-    /// Board size, rows x columns, e.g. `9x12` (each 4..=12; default: drawn from the seed).
+    /// Connect-4's board size, rows x columns, e.g. `9x12` (each 4..=12; default: drawn
+    /// from the seed).
     #[arg(long, value_name = "MxN")]
     pub size: Option<String>,
-    /// The blocked cell, row (0 = top) and column, e.g. `3,5` (default: drawn from the seed).
+    /// Connect-4's blocked cell, row (0 = top) and column, e.g. `3,5` (default: drawn from
+    /// the seed).
     #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
     pub blocked: Option<String>,
-    /// Seed for the board draw (default: random, printed).
+    /// Seed for the board (Reversi: the opening) draw (default: random, printed).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Wall-clock limit per library move in milliseconds (the course's is 3000).
-    #[arg(long, default_value_t = 3000)]
-    pub move_limit_ms: u64,
+    /// Wall-clock limit per library move in milliseconds (default: Connect-4 3000, the
+    /// course's; Reversi 6000, its 5 s budget plus the same margin).
+    #[arg(long)]
+    pub move_limit_ms: Option<u64>,
     /// Address-space limit of the library's process, MiB (0: none).
     #[arg(long, default_value_t = 1024)]
     pub memory_limit_mb: u64,
@@ -165,18 +174,42 @@ pub struct StatusArgs {
     pub dirs: Vec<PathBuf>,
 }
 
+/// Which game to play.
+#[derive(Debug, Args, Clone)]
+pub struct GameArgs {
+    /// The game: `connect4` (the course's gravity Connect-4 with a blocked cell) or
+    /// `reversi` (8x8 Othello from an opening drawn per pair; players `gtp:` or `botzone:`).
+    #[arg(long, default_value = "connect4", value_parser = ["connect4", "reversi"])]
+    pub game: String,
+    /// Reversi's rule: `standard`, or `no-adjacent` (no move orthogonally next to the
+    /// opponent's last move; not after a pass). Only with `--game reversi`.
+    #[arg(long)]
+    pub rule: Option<Rule>,
+}
+
+impl GameArgs {
+    /// The game asked for; `--rule` without `--game reversi` is an error.
+    pub fn kind(&self) -> Result<GameKind, String> {
+        GameKind::new(&self.game, self.rule)
+    }
+}
+
 /// Options every tournament takes.
 #[derive(Debug, Args, Clone)]
 pub struct Common {
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Boards per pairing (at least 1); each board is played twice, colours swapped.
     #[arg(long, default_value_t = 20)]
     pub pairs: u32,
-    /// Seed for the boards (default: random, printed and recorded in run.json).
+    /// Seed for the boards (Reversi: the openings) (default: random, printed and recorded
+    /// in run.json).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Wall-clock limit per move in milliseconds (the course's is 3000).
-    #[arg(long, default_value_t = 3000)]
-    pub move_limit_ms: u64,
+    /// Wall-clock limit per move in milliseconds (default: Connect-4 3000, the course's;
+    /// Reversi 6000, its 5 s budget plus the same margin).
+    #[arg(long)]
+    pub move_limit_ms: Option<u64>,
     /// Games played at once (default: the number of cores).
     #[arg(long)]
     pub concurrency: Option<usize>,

@@ -9,7 +9,9 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 
 use crate::games::connect4::Connect4;
-use crate::players::{self, LogSink, ProcessSettings, Roster};
+use crate::games::reversi::Reversi;
+use crate::games::{Game, GameKind};
+use crate::players::{self, Lineup, LogSink, ProcessSettings, Roster};
 use crate::record::GameLog;
 use crate::report::progress::Progress;
 use crate::report::{ReportWriter, html, table};
@@ -26,6 +28,8 @@ const LOG_CAP_BYTES: u64 = 1 << 20;
 /// A tournament as asked for on the command line.
 #[derive(Debug, Clone)]
 pub struct TournamentOptions {
+    /// The game (`--game`, `--rule`).
+    pub game: GameKind,
     /// Who meets whom.
     pub mode: Mode,
     /// The players as given (`LIB.so`, `LIB.so@KEY=VALUE,...`), pools already expanded.
@@ -60,6 +64,22 @@ const UNREADABLE: &str = "unreadable";
 /// `judge match`, `judge round-robin`, `judge gauntlet`: plays the tournament into its
 /// run directory, then writes the summary and the report and prints the table.
 pub fn tournament(opts: &TournamentOptions) -> Result<()> {
+    match opts.game {
+        GameKind::Connect4 => tournament_of(&Connect4, opts),
+        GameKind::Reversi(rule) => tournament_of(&Reversi { rule }, opts),
+    }
+}
+
+/// The game a run directory's `run.json` names (Connect-4 when it names none).
+fn game_of(dir: &Path) -> Result<GameKind> {
+    RunDir::at(dir).read_info()?.game()
+}
+
+/// [`tournament`] for one game.
+fn tournament_of<G: Game>(game: &G, opts: &TournamentOptions) -> Result<()>
+where
+    Roster: Lineup<G>,
+{
     let mode = opts.mode;
     if opts.players.len() < 2 {
         bail!("{mode} needs at least two players");
@@ -73,7 +93,7 @@ pub fn tournament(opts: &TournamentOptions) -> Result<()> {
     let entrants = schedule::entrants(&opts.players)?;
     // Usage errors end the run before its directory exists or any game starts.
     for e in &entrants {
-        if let Err(why) = e.spec.check() {
+        if let Err(why) = e.spec.check().and_then(|()| e.spec.can_play(game.kind())) {
             bail!("player {}: {why}", e.path.display());
         }
     }
@@ -93,6 +113,13 @@ pub fn tournament(opts: &TournamentOptions) -> Result<()> {
     let (dir, seed, shard) = match &opts.resume {
         Some(root) => {
             let (dir, info) = RunDir::resume(root, mode, &opts.players, opts.seed)?;
+            if info.game()? != game.kind() {
+                bail!(
+                    "--resume {}: that run plays {}; give the same --game and --rule",
+                    root.display(),
+                    info.game()?.title()
+                );
+            }
             if opts.shard.is_some_and(|s| Some(s) != info.shard) {
                 bail!(
                     "--resume {}: that run is {}; give its --shard or none",
@@ -141,7 +168,7 @@ pub fn tournament(opts: &TournamentOptions) -> Result<()> {
         }
     };
     let whole = shard.is_none_or(Shard::is_whole);
-    dir.write_info(&RunInfo {
+    let mut info = RunInfo {
         mode,
         players: opts.players.clone(),
         names: entrants.iter().map(|e| e.name.clone()).collect(),
@@ -158,7 +185,11 @@ pub fn tournament(opts: &TournamentOptions) -> Result<()> {
         )),
         shard,
         merged: None,
-    })?;
+        game: None,
+        rule: None,
+    };
+    info.set_game(game.kind());
+    dir.write_info(&info)?;
     std::fs::create_dir_all(dir.logs())
         .with_context(|| format!("creating {}", dir.logs().display()))?;
     let logs = entrants
@@ -188,9 +219,13 @@ pub fn tournament(opts: &TournamentOptions) -> Result<()> {
         sprt: opts.sprt.filter(|_| whole),
         shard: shard.unwrap_or(Shard::WHOLE),
     };
-    let plan = Plan::new(&Connect4, &pairings, &settings, logged);
+    let plan = Plan::new(game, &pairings, &settings, logged);
     eprintln!(
-        "judge {mode}: {} players, {} games to play ({} already logged), seed {seed}{}, concurrency {}, run directory {}",
+        "judge {mode}: {}{} players, {} games to play ({} already logged), seed {seed}{}, concurrency {}, run directory {}",
+        match game.kind() {
+            GameKind::Connect4 => String::new(),
+            kind => format!("{}, ", kind.title()),
+        },
         entrants.len(),
         plan.jobs.len(),
         plan.logged.len(),
@@ -213,7 +248,7 @@ pub fn tournament(opts: &TournamentOptions) -> Result<()> {
     }
     let mut log = GameLog::open(&dir.games())?;
     let mut report = ReportWriter {
-        game: &Connect4,
+        game,
         dir: &dir,
         mode,
         entrants: &entrants,
@@ -226,7 +261,7 @@ pub fn tournament(opts: &TournamentOptions) -> Result<()> {
         },
     };
     tournament::play(
-        &Connect4,
+        game,
         &settings,
         &entrants,
         &roster,
@@ -254,8 +289,15 @@ fn clock_seed() -> u64 {
 /// after writing its summary from the game log's whole pairs), writes `report.html` again
 /// and prints its path.
 pub fn report(dir: &Path) -> Result<()> {
+    match game_of(dir)? {
+        GameKind::Connect4 => report_of(&Connect4, dir),
+        GameKind::Reversi(rule) => report_of(&Reversi { rule }, dir),
+    }
+}
+
+fn report_of<G: Game>(game: &G, dir: &Path) -> Result<()> {
     let dir = RunDir::at(dir);
-    let run = results::of_run::<Connect4>(&dir)?;
+    let run = results::of_run::<G>(&dir)?;
     if !run.up_to_date {
         dir.write_summary(&run.summary)?;
     }
@@ -266,7 +308,7 @@ pub fn report(dir: &Path) -> Result<()> {
             run.summary.games, run.planned
         );
     }
-    println!("{}", html::write(&Connect4, &dir)?.display());
+    println!("{}", html::write(game, &dir)?.display());
     Ok(())
 }
 
@@ -277,7 +319,22 @@ pub fn report(dir: &Path) -> Result<()> {
 /// `logs/shard-I/`, and report.html; prints the table as `judge report` does. Missing
 /// shards and incomplete parts are merged with a warning on stderr.
 pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<()> {
-    let parts: Parts<Connect4> = shards::open(dirs)?;
+    // Each part's game is checked against the others by `shards::open`.
+    match game_of(first_dir(dirs)?)? {
+        GameKind::Connect4 => merge_of(&Connect4, dirs, out),
+        GameKind::Reversi(rule) => merge_of(&Reversi { rule }, dirs, out),
+    }
+}
+
+/// The first of the shards' directories.
+fn first_dir(dirs: &[PathBuf]) -> Result<&Path> {
+    dirs.first()
+        .map(PathBuf::as_path)
+        .context("no run directories given")
+}
+
+fn merge_of<G: Game>(game: &G, dirs: &[PathBuf], out: &Path) -> Result<()> {
+    let parts: Parts<G> = shards::open(dirs)?;
     let warnings = parts.warnings();
     for w in &warnings {
         eprintln!("judge merge: warning: {w}");
@@ -324,7 +381,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<()> {
                 .with_context(|| format!("copying {}", e.path().display()))?;
         }
     }
-    let run = results::of_run::<Connect4>(&dir)?;
+    let run = results::of_run::<G>(&dir)?;
     dir.write_summary(&run.summary)?;
     print!("{}", table::render(&run.summary));
     println!(
@@ -339,7 +396,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<()> {
             format!(" ({} missing, see the warnings)", parts.missing_games())
         }
     );
-    println!("{}", html::write(&Connect4, &dir)?.display());
+    println!("{}", html::write(game, &dir)?.display());
     Ok(())
 }
 
@@ -369,7 +426,14 @@ impl StatusCode {
 /// written) and prints games done and planned per shard and overall, the table of the
 /// whole pairs so far, and the SPRT over the shards' summed pentanomial counts.
 pub fn status(dirs: &[PathBuf]) -> Result<StatusCode> {
-    let parts: Parts<Connect4> = shards::open(dirs)?;
+    match game_of(first_dir(dirs)?)? {
+        GameKind::Connect4 => status_of::<Connect4>(dirs),
+        GameKind::Reversi(_) => status_of::<Reversi>(dirs),
+    }
+}
+
+fn status_of<G: Game>(dirs: &[PathBuf]) -> Result<StatusCode> {
+    let parts: Parts<G> = shards::open(dirs)?;
     for p in &parts.parts {
         println!(
             "shard {}: {} of {} games ({})  {}",

@@ -5,6 +5,7 @@ mod cli;
 use anyhow::Result;
 use clap::{CommandFactory, Parser};
 use gravity4_judge::commands::{self, TournamentOptions};
+use gravity4_judge::games::GameKind;
 use gravity4_judge::players::{self, HostSettings};
 use gravity4_judge::schedule::{self, Mode};
 use gravity4_judge::stats;
@@ -37,26 +38,32 @@ fn run(cli: cli::Cli) -> Result<()> {
                 vec![args.a, args.b],
                 args.common,
                 sprt,
-            ))
+            )?)
         }
         cli::Command::RoundRobin(args) => {
-            commands::tournament(&tournament(Mode::RoundRobin, args.libs, args.common, None))
+            commands::tournament(&tournament(Mode::RoundRobin, args.libs, args.common, None)?)
         }
         cli::Command::Gauntlet(args) => {
             let mut players = vec![args.lib];
             players.extend(schedule::expand_pool(&args.vs)?);
-            commands::tournament(&tournament(Mode::Gauntlet, players, args.common, None))
+            commands::tournament(&tournament(Mode::Gauntlet, players, args.common, None)?)
         }
-        cli::Command::Play(args) => play::run(&play::PlayOptions {
-            lib: args.lib,
-            ai_first: args.ai_first,
-            size: args.size,
-            blocked: args.blocked,
-            seed: args.seed,
-            move_limit_ms: args.move_limit_ms,
-            memory_limit_mb: args.memory_limit_mb,
-            save: args.save,
-        }),
+        cli::Command::Play(args) => {
+            let game = game_kind(&args.game)?;
+            play::run(&play::PlayOptions {
+                game,
+                lib: args.lib,
+                ai_first: args.ai_first,
+                size: args.size,
+                blocked: args.blocked,
+                seed: args.seed,
+                move_limit_ms: args
+                    .move_limit_ms
+                    .unwrap_or_else(|| game.default_move_limit_ms()),
+                memory_limit_mb: args.memory_limit_mb,
+                save: args.save,
+            })
+        }
         cli::Command::Replay(args) => replay::run(&replay::ReplayOptions {
             log: args.log,
             game: args.game,
@@ -70,13 +77,20 @@ fn run(cli: cli::Cli) -> Result<()> {
     }
 }
 
+/// The game `--game` and `--rule` name (a usage error, before anything runs, when they
+/// do not go together).
+fn game_kind(args: &cli::GameArgs) -> Result<GameKind> {
+    args.kind().map_err(anyhow::Error::msg)
+}
+
 /// The library's options for a tournament command.
 fn tournament(
     mode: Mode,
     players: Vec<std::path::PathBuf>,
     c: cli::Common,
     sprt: Option<stats::SprtParams>,
-) -> TournamentOptions {
+) -> Result<TournamentOptions> {
+    let game = game_kind(&c.game)?;
     if c.shard.is_some() && c.seed.is_none() && c.resume.is_none() {
         // A usage error (exit 2): shards drawn from different clock seeds would be parts
         // of different schedules.
@@ -87,12 +101,15 @@ fn tournament(
             )
             .exit();
     }
-    TournamentOptions {
+    Ok(TournamentOptions {
+        game,
         mode,
         players,
         pairs: c.pairs,
         seed: c.seed,
-        move_limit_ms: c.move_limit_ms,
+        move_limit_ms: c
+            .move_limit_ms
+            .unwrap_or_else(|| game.default_move_limit_ms()),
         concurrency: c.concurrency,
         memory_limit_mb: c.memory_limit_mb,
         reuse_process: c.reuse_process,
@@ -101,7 +118,7 @@ fn tournament(
         quiet: c.quiet,
         sprt,
         shard: c.shard,
-    }
+    })
 }
 
 /// Parses `--sprt elo0=.. elo1=.. alpha=.. beta=..` (the tokens may also be one

@@ -296,6 +296,12 @@ mod tests {
         type Move = i32;
         type LoggedMove = i32;
         const PASSES: bool = false;
+        const STONES_FLIP: bool = false;
+
+        /// Not a game commands can run; the referee never asks.
+        fn kind(&self) -> crate::games::GameKind {
+            crate::games::GameKind::Connect4
+        }
 
         fn setup(&self, board_seed: u64) -> i32 {
             10 + (board_seed % 5) as i32

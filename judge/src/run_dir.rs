@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
-use crate::games::Game;
+use crate::games::reversi::Rule;
+use crate::games::{Game, GameKind};
 use crate::record::{self, GameRecord};
 use crate::schedule::{self, Mode, Shard};
 use crate::stats::SprtParams;
@@ -56,9 +57,28 @@ pub struct RunInfo {
     /// Set on a run directory `judge merge` wrote: which parts it holds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merged: Option<MergeInfo>,
+    /// The game, `reversi`; absent for Connect-4 (so Connect-4 runs read and write
+    /// `run.json` as before Reversi existed). See [`RunInfo::game`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// Reversi's rule (`standard`, `no-adjacent`); absent for Connect-4.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Rule>,
 }
 
 impl RunInfo {
+    /// The game the run plays (Connect-4 when `run.json` names none).
+    pub fn game(&self) -> Result<GameKind> {
+        GameKind::new(self.game.as_deref().unwrap_or("connect4"), self.rule)
+            .map_err(|e| anyhow::anyhow!("run.json: {e}"))
+    }
+
+    /// Records `kind` as `game` and `rule` (nothing for Connect-4).
+    pub fn set_game(&mut self, kind: GameKind) {
+        self.game = (kind != GameKind::Connect4).then(|| kind.name().to_string());
+        self.rule = kind.rule();
+    }
+
     /// The part of the schedule this run played ([`Shard::WHOLE`] when unsharded).
     pub fn shard(&self) -> Shard {
         self.shard.unwrap_or(Shard::WHOLE)
@@ -347,7 +367,31 @@ mod tests {
             schedule_sha256: None,
             shard: None,
             merged: None,
+            game: None,
+            rule: None,
         }
+    }
+
+    #[test]
+    fn run_json_records_the_game_only_for_reversi() {
+        let mut i = info(Mode::Match, &["a", "b"], None);
+        assert_eq!(i.game().unwrap(), GameKind::Connect4);
+        i.set_game(GameKind::Connect4);
+        assert!(!serde_json::to_string(&i).unwrap().contains("game"));
+        i.set_game(GameKind::Reversi(Rule::NoAdjacent));
+        let text = serde_json::to_string(&i).unwrap();
+        assert!(
+            text.ends_with(r#""game":"reversi","rule":"no-adjacent"}"#),
+            "{text}"
+        );
+        let back: RunInfo = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.game().unwrap(), GameKind::Reversi(Rule::NoAdjacent));
+        let odd = text.replace(r#""reversi""#, r#""chess""#);
+        let err = serde_json::from_str::<RunInfo>(&odd)
+            .unwrap()
+            .game()
+            .unwrap_err();
+        assert!(err.to_string().contains("unknown game \"chess\""), "{err}");
     }
 
     #[test]

@@ -255,6 +255,13 @@ fn check_same_run<G: Game>(a: &Part<G>, b: &Part<G>) -> Result<()> {
             ia.seed
         );
     }
+    if (&ia.game, ia.rule) != (&ib.game, ib.rule) {
+        bail!(
+            "{db} plays {} and {da} {}: shards of another game are not part of this run",
+            ib.game()?.title(),
+            ia.game()?.title()
+        );
+    }
     if ia.schedule_sha256 != ib.schedule_sha256 {
         bail!(
             "{db} and {da} have different schedules (mode, players or --pairs differ): {} `{}` {:?} vs {} `{}` {:?}",

@@ -11,7 +11,7 @@
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde::{Deserialize, Serialize};
 
-use super::{Cell, Game, GameEnd, Grid, Side, Termination};
+use super::{Cell, Game, GameEnd, GameKind, Grid, Side, Termination};
 
 /// The course's gravity Connect-4 with a blocked cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -159,6 +159,11 @@ impl Game for Connect4 {
     type LoggedMove = i32;
 
     const PASSES: bool = false;
+    const STONES_FLIP: bool = false;
+
+    fn kind(&self) -> GameKind {
+        GameKind::Connect4
+    }
 
     fn setup(&self, board_seed: u64) -> BoardSpec {
         let mut rng = StdRng::seed_from_u64(board_seed);
@@ -419,12 +424,16 @@ mod tests {
     fn replay_follows_the_rules_and_stops_at_bad_columns() {
         // Blocked cell on the bottom row of column 3: the first stone lands one higher.
         let (positions, cells) = Connect4.replay(&spec(9, 9, 8, 3), &[3, 3, 0]);
-        assert_eq!(cells, vec![(7, 3), (6, 3), (8, 0)]);
+        assert_eq!(cells, vec![Some((7, 3)), Some((6, 3)), Some((8, 0))]);
         assert_eq!(positions.len(), 4);
         let (_, cells) = Connect4.replay(&spec(9, 9, 0, 8), &[0, 9, 0]);
-        assert_eq!(cells, vec![(8, 0)], "column 9 does not exist");
+        assert_eq!(cells, vec![Some((8, 0))], "column 9 does not exist");
         let (_, cells) = Connect4.replay(&spec(2, 3, 0, 0), &[0, 0, -1]);
-        assert_eq!(cells, vec![(1, 0)], "column 0 is full after one stone");
+        assert_eq!(
+            cells,
+            vec![Some((1, 0))],
+            "column 0 is full after one stone"
+        );
     }
 
     #[test]

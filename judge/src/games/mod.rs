@@ -34,6 +34,13 @@ pub trait Game: Debug + Clone + PartialEq + Send + Sync + 'static {
     /// Reversi); players and protocols that cannot say "pass" check this.
     const PASSES: bool;
 
+    /// Whether stones already on the board can change owner (Reversi's flips): a viewer
+    /// then needs every position, not just the cells played.
+    const STONES_FLIP: bool;
+
+    /// Which game this is, as `--game` and run.json name it.
+    fn kind(&self) -> GameKind;
+
     /// The setup of one board, drawn from `board_seed` as the game's rules draw boards.
     fn setup(&self, board_seed: u64) -> Self::Setup;
 
@@ -79,12 +86,12 @@ pub trait Game: Debug + Clone + PartialEq + Send + Sync + 'static {
     fn winning_line(&self, position: &Self::Position) -> Vec<(i32, i32)>;
 
     /// Replays `moves` from `setup`: the positions after 0, 1, ... moves and the cell each
-    /// move marked. Stops before the first move that is not legal.
+    /// move marked (`None` for a pass). Stops before the first move that is not legal.
     fn replay(
         &self,
         setup: &Self::Setup,
         moves: &[Self::LoggedMove],
-    ) -> (Vec<Self::Position>, Vec<(i32, i32)>) {
+    ) -> (Vec<Self::Position>, Vec<MoveCell>) {
         let mut position = self.start(setup);
         let mut positions = vec![position.clone()];
         let mut cells = Vec::with_capacity(moves.len());
@@ -92,16 +99,85 @@ pub trait Game: Debug + Clone + PartialEq + Send + Sync + 'static {
             let Some(mv) = self.read_move(&position, logged) else {
                 break;
             };
-            let Some(cell) = self.move_cell(&position, mv) else {
-                break;
-            };
+            cells.push(self.move_cell(&position, mv));
             self.play(&mut position, mv);
             positions.push(position.clone());
-            cells.push(cell);
         }
         (positions, cells)
     }
 }
+
+/// The cell a move marked, `None` for a pass.
+pub type MoveCell = Option<(i32, i32)>;
+
+/// The games the judge plays, as the command line (`--game`, `--rule`) and `run.json`
+/// (`game`, `rule`; absent in runs written before Reversi: Connect-4) name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GameKind {
+    /// The course's gravity Connect-4 ([`connect4::Connect4`]).
+    #[default]
+    Connect4,
+    /// Reversi under a rule set ([`reversi::Reversi`]).
+    Reversi(reversi::Rule),
+}
+
+impl GameKind {
+    /// The game named `game` (`connect4`, `reversi`) under `rule`, which only Reversi
+    /// takes (Reversi without one: `standard`). `Err` is a one-line usage error.
+    pub fn new(game: &str, rule: Option<reversi::Rule>) -> Result<GameKind, String> {
+        match (game, rule) {
+            ("connect4", None) => Ok(GameKind::Connect4),
+            ("connect4", Some(r)) => Err(format!(
+                "--rule {r} is a Reversi rule: give --game reversi, or no --rule for Connect-4"
+            )),
+            ("reversi", r) => Ok(GameKind::Reversi(r.unwrap_or_default())),
+            (other, _) => Err(format!("unknown game {other:?} (known: connect4, reversi)")),
+        }
+    }
+
+    /// `connect4` or `reversi`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Connect4 => "connect4",
+            GameKind::Reversi(_) => "reversi",
+        }
+    }
+
+    /// The Reversi rule, `None` for Connect-4.
+    pub fn rule(self) -> Option<reversi::Rule> {
+        match self {
+            GameKind::Connect4 => None,
+            GameKind::Reversi(rule) => Some(rule),
+        }
+    }
+
+    /// The default per-move wall-clock limit, ms ([`CONNECT4_MOVE_LIMIT_MS`],
+    /// [`REVERSI_MOVE_LIMIT_MS`]); `--move-limit-ms` overrides it.
+    pub fn default_move_limit_ms(self) -> u64 {
+        match self {
+            GameKind::Connect4 => CONNECT4_MOVE_LIMIT_MS,
+            GameKind::Reversi(_) => REVERSI_MOVE_LIMIT_MS,
+        }
+    }
+
+    /// "Connect-4" or "Reversi (no-adjacent)", for messages.
+    pub fn title(self) -> String {
+        match self {
+            GameKind::Connect4 => "Connect-4".into(),
+            GameKind::Reversi(rule) => format!("Reversi ({rule})"),
+        }
+    }
+}
+
+/// Connect-4's per-move limit, ms: the course's runner allows 3000 for its 2000 ms budget.
+pub const CONNECT4_MOVE_LIMIT_MS: u64 = 3000;
+
+/// The judge's allowance over a game's thinking budget (Connect-4: 3000 - 2000), for
+/// process start-up, pipes and a loaded machine.
+pub const MOVE_LIMIT_MARGIN_MS: u64 = CONNECT4_MOVE_LIMIT_MS - 2000;
+
+/// Reversi's per-move limit, ms: the course's 5 s budget plus the same margin.
+pub const REVERSI_MOVE_LIMIT_MS: u64 = 5000 + MOVE_LIMIT_MARGIN_MS;
 
 /// First or second mover.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

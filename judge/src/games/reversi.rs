@@ -27,7 +27,7 @@ use std::sync::OnceLock;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde::{Deserialize, Serialize};
 
-use super::{Cell, Game, GameEnd, Grid, Side, Termination};
+use super::{Cell, Game, GameEnd, GameKind, Grid, Side, Termination};
 
 /// Board side length.
 const SIZE: i32 = 8;
@@ -460,6 +460,11 @@ impl Game for Reversi {
     type LoggedMove = Move;
 
     const PASSES: bool = true;
+    const STONES_FLIP: bool = true;
+
+    fn kind(&self) -> GameKind {
+        GameKind::Reversi(self.rule)
+    }
 
     /// An opening drawn uniformly from [`openings`]`(self.rule)`.
     fn setup(&self, board_seed: u64) -> Setup {

@@ -23,7 +23,8 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 
 use crate::games::connect4::Connect4;
-use crate::games::{Game, Side, Termination};
+use crate::games::reversi::Reversi;
+use crate::games::{Game, GameKind, Side, Termination};
 pub use saiblo::Form;
 
 pub use process::child::{HostSettings, run as run_host};
@@ -278,6 +279,22 @@ impl PlayerSpec {
         }
     }
 
+    /// Checks, before any game, that this kind of player can play `game` at all: course-ABI
+    /// libraries and Saiblo programs speak Connect-4 only. `Err` is a one-line usage error.
+    pub fn can_play(&self, game: GameKind) -> Result<(), String> {
+        match (self, game) {
+            (_, GameKind::Connect4) => Ok(()),
+            (PlayerSpec::CourseAbi { library, .. }, GameKind::Reversi(_)) => Err(format!(
+                "`{}` is a Connect-4 course-ABI library; Reversi needs gtp: or botzone: players",
+                library.display()
+            )),
+            (PlayerSpec::Saiblo { command, .. }, GameKind::Reversi(_)) => Err(format!(
+                "`{}` is a Connect-4 Saiblo program; Reversi needs gtp: or botzone: players",
+                command.join(" ")
+            )),
+        }
+    }
+
     /// Starts the player (its process begins loading; [`Player::start`] waits for it),
     /// its output going to `log`.
     pub fn open(&self, settings: &ProcessSettings, log: Arc<LogSink>) -> Box<dyn Player<Connect4>> {
@@ -340,6 +357,44 @@ impl Roster {
 impl Lineup<Connect4> for Roster {
     fn open(&self, who: usize) -> Box<dyn Player<Connect4>> {
         self.specs[who].open(&self.settings, self.logs[who].clone())
+    }
+}
+
+impl Lineup<Reversi> for Roster {
+    fn open(&self, who: usize) -> Box<dyn Player<Reversi>> {
+        let spec = &self.specs[who];
+        match spec {
+            // Connect-4 kinds: commands refuse them before any game (`can_play`); one that
+            // slips through still loses by a `load` verdict saying why, and never plays.
+            PlayerSpec::CourseAbi { .. } | PlayerSpec::Saiblo { .. } => Box::new(Unable(
+                spec.can_play(GameKind::Reversi(Default::default()))
+                    .err()
+                    .unwrap_or_default(),
+            )),
+        }
+    }
+}
+
+/// A player that cannot play the game it was opened for: it fails to start.
+struct Unable(String);
+
+impl<G: Game> Player<G> for Unable {
+    fn start(&mut self, _: &G, _: &G::Setup, _: Side) -> Result<(), Fault> {
+        Err(Fault::Load(self.0.clone()))
+    }
+
+    fn next_move(
+        &mut self,
+        _: &G,
+        _: &G::Position,
+        _: Option<G::Move>,
+        _: Duration,
+    ) -> Answer<G::Move> {
+        Answer {
+            reply: Err(Fault::Load(self.0.clone())),
+            wall_ms: 0.0,
+            cpu_ms: None,
+        }
     }
 }
 
@@ -459,6 +514,33 @@ mod tests {
                 .check()
                 .is_ok()
         );
+    }
+
+    #[test]
+    fn connect4_kinds_cannot_play_reversi() {
+        let lib = PlayerSpec::parse(Path::new("x.so")).unwrap();
+        let reversi = GameKind::Reversi(Default::default());
+        assert_eq!(lib.can_play(GameKind::Connect4), Ok(()));
+        assert_eq!(
+            lib.can_play(reversi).unwrap_err(),
+            "`x.so` is a Connect-4 course-ABI library; Reversi needs gtp: or botzone: players"
+        );
+        let program = PlayerSpec::parse(Path::new("saiblo:python3 bot.py")).unwrap();
+        assert!(
+            program
+                .can_play(reversi)
+                .unwrap_err()
+                .contains("Saiblo program")
+        );
+        // Past the check, the roster's player fails to start with the same words.
+        let roster = Roster::new(vec![lib], vec![], ProcessSettings::current(0).unwrap());
+        let mut p = <Roster as Lineup<Reversi>>::open(&roster, 0);
+        let game = Reversi::default();
+        let setup = game.setup(1);
+        assert!(matches!(
+            p.start(&game, &setup, Side::First),
+            Err(Fault::Load(why)) if why.contains("course-ABI library")
+        ));
     }
 
     #[test]

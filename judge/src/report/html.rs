@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::games::{Game, Termination};
+use crate::games::{Cell, Game, Grid, Termination};
 use crate::record::{self, GameRecord};
 use crate::run_dir::RunDir;
 
@@ -30,10 +30,18 @@ struct ViewGame<'a, G: Game> {
     loser: Option<&'a str>,
     detail: Option<&'a str>,
     board: G::Setup,
-    /// `[x, y]` of every stone, in move order (the rules' replay of `moves`).
-    cells: Vec<[i32; 2]>,
+    /// `[x, y]` of every stone, in move order (the rules' replay of `moves`); `null` for
+    /// a pass.
+    cells: Vec<Option<[i32; 2]>>,
+    /// Games whose stones flip (Reversi): the board after 0, 1, ... moves, a string of
+    /// `X` (first), `O` (second), `.` row by row.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    grids: Vec<String>,
     /// The winning line's cells, for `four`.
     line: Vec<[i32; 2]>,
+    /// The winner's disc difference, for games that score one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    margin: Option<i32>,
     move_ms: &'a [f64],
     cpu_ms: &'a [Option<f64>],
 }
@@ -53,11 +61,30 @@ fn view_game<'a, G: Game>(game: &G, g: &'a GameRecord<G>) -> ViewGame<'a, G> {
         loser: g.loser.map(|s| s.name()),
         detail: g.detail.as_deref(),
         board: g.board,
-        cells: cells.iter().map(|&(x, y)| [x, y]).collect(),
+        cells: cells.iter().map(|c| c.map(|(x, y)| [x, y])).collect(),
+        grids: if G::STONES_FLIP {
+            positions.iter().map(|p| grid_text(&game.grid(p))).collect()
+        } else {
+            Vec::new()
+        },
         line: line.iter().map(|&(x, y)| [x, y]).collect(),
+        margin: g.margin,
         move_ms: &g.move_ms,
         cpu_ms: &g.cpu_ms,
     }
+}
+
+/// A grid as one string, row by row: `X` first mover, `O` second, `#` blocked, `.` empty.
+fn grid_text(grid: &Grid) -> String {
+    (0..grid.rows)
+        .flat_map(|x| (0..grid.cols).map(move |y| (x, y)))
+        .map(|(x, y)| match grid.get(x, y) {
+            Cell::First => 'X',
+            Cell::Second => 'O',
+            Cell::Blocked => '#',
+            Cell::Empty => '.',
+        })
+        .collect()
 }
 
 /// The page for a run: `summary` as in summary.json, `run` as in run.json (if any).
@@ -131,5 +158,36 @@ mod tests {
         // The viewer gets the referee's cells and the winning line.
         assert!(page.contains(r#""cells":[[5,0],[5,1],[4,0],[4,1],[3,0],[3,1],[2,0]]"#));
         assert!(page.contains(r#""line":[[2,0],[3,0],[4,0],[5,0]]"#));
+        assert!(!page.contains(r#""grids""#) && !page.contains(r#""margin""#));
+    }
+
+    #[test]
+    fn reversi_games_carry_every_position_passes_and_the_margin() {
+        use crate::games::reversi::Reversi;
+        // From the opening d3c3b3b2b1a1 (the list's first): play, then check the page.
+        let game = Reversi::default();
+        let line = r#"{"id":"0-0-0","pairing":0,"pair":0,"game":0,"first":"a","second":"b","first_path":"a","second_path":"b","result":"1-0","termination":"illegal","course_code":6,"loser":"second","board":{"rule":"standard","opening":0,"moves":"d3c3b3b2b1a1"},"moves":[],"move_ms":[1,1],"cpu_ms":[null,null],"seed":1,"board_seed":2}"#;
+        let mut record: GameRecord<Reversi> = serde_json::from_str(line).unwrap();
+        let start = game.start(&record.board);
+        let first = game.legal_moves(&start)[0];
+        record.moves = vec![first];
+        let (x, y) = game.move_cell(&start, first).unwrap();
+        let view = serde_json::to_value(view_game(&game, &record)).unwrap();
+        assert_eq!(view["cells"], serde_json::json!([[x, y]]));
+        let grids = view["grids"].as_array().unwrap();
+        assert_eq!(grids.len(), 2);
+        assert_eq!(grids[0], grid_text(&game.grid(&start)));
+        assert_eq!(grids[0].as_str().unwrap().len(), 64);
+        assert_ne!(grids[0], grids[1]);
+        assert!(view.get("margin").is_none());
+        // A pass is a null cell; a scored game keeps its margin.
+        let mut scored = record.clone();
+        scored.moves = vec![];
+        scored.margin = Some(12);
+        let view = serde_json::to_value(view_game(&game, &scored)).unwrap();
+        assert_eq!(view["margin"], 12);
+        let pass = crate::games::reversi::Move::Pass;
+        let (_, cells) = game.replay(&record.board, &[pass]);
+        assert!(cells.is_empty(), "an illegal pass ends the replay");
     }
 }

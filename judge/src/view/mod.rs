@@ -4,11 +4,16 @@
 //!
 //! Views sit at the end of the judge's data flow: they take plain options and read game
 //! logs, draw the [`Grid`](crate::games::Grid) a game gives them, and play through the
-//! same referee and players as tournaments. Nothing upstream knows about them.
+//! same referee and players as tournaments. Nothing upstream knows about them. What
+//! differs between games on screen (labels, how a move is typed and named) is [`Shown`].
 
 pub mod play;
 pub mod replay;
 mod term;
+
+use crate::games::connect4::{BoardSpec, Connect4, Point};
+use crate::games::reversi::{self, Reversi};
+use crate::games::{Game, GameKind};
 
 /// The key of column `y` (columns 0..11: `0`-`9`, then `a`, `b`).
 fn column_key(y: i32) -> char {
@@ -20,9 +25,204 @@ fn key_column(c: char) -> Option<i32> {
     c.to_digit(36).map(|d| d as i32)
 }
 
+/// What the person typed, read as a move.
+#[derive(Debug, Clone, PartialEq)]
+enum Typed<M> {
+    /// A legal move.
+    Move(M),
+    /// The start of a move (a Reversi file letter in raw mode): wait for the next key.
+    More,
+    /// Not a legal move: the hint that says why.
+    Bad(String),
+}
+
+/// How a game looks and is typed in the terminal views.
+trait Shown: Game {
+    /// The label over column `y` and the one before row `x`.
+    fn labels(&self) -> term::Labels;
+    /// The stones' names (`red`/`yellow`, `black`/`white`).
+    const STONES: [&'static str; 2];
+    /// The setup in one line (`board 9x9, blocked cell row 3 column 5`).
+    fn setup_line(&self, setup: &Self::Setup) -> String;
+    /// A move that marked `cell` (`None`: a pass), after "played" (`column 3`, `d3`).
+    fn played(&self, cell: Option<(i32, i32)>) -> String;
+    /// What a player's answer was, legal or not (`played column 3`, `answered the point
+    /// (9, 1)`, `played d3`, `passed`).
+    fn answered(&self, position: &Self::Position, mv: Self::Move) -> String;
+    /// What keys a move takes, for the prompt (`a column key 0-6`, `a square like d3`).
+    fn prompt(&self, position: &Self::Position, raw: bool) -> String;
+    /// `typed` (the keys so far in raw mode, or a line) as a move in `position`.
+    fn read(&self, position: &Self::Position, typed: &str) -> Typed<Self::Move>;
+}
+
+/// The column keys of a board `n` wide, as the prompt lists them (`0-6`, `0-9, a`).
+fn column_keys(n: i32) -> String {
+    match n {
+        n if n <= 10 => format!("0-{}", n - 1),
+        11 => "0-9, a".to_string(),
+        n => format!("0-9, a-{}", column_key(n - 1)),
+    }
+}
+
+impl Shown for Connect4 {
+    const STONES: [&'static str; 2] = ["red", "yellow"];
+
+    fn labels(&self) -> term::Labels {
+        term::Labels {
+            col: column_key,
+            first_row: 0,
+        }
+    }
+
+    fn setup_line(&self, spec: &BoardSpec) -> String {
+        format!(
+            "board {}x{}, blocked cell row {} column {}",
+            spec.m,
+            spec.n,
+            spec.no_x,
+            column_key(spec.no_y)
+        )
+    }
+
+    fn played(&self, cell: Option<(i32, i32)>) -> String {
+        cell.map_or("passed".into(), |(_, y)| {
+            format!("column {}", column_key(y))
+        })
+    }
+
+    fn answered(&self, position: &Self::Position, p: Point) -> String {
+        if (0..position.spec().n).contains(&p.y) {
+            format!("played column {}", column_key(p.y))
+        } else {
+            format!("answered the point ({}, {})", p.x, p.y)
+        }
+    }
+
+    fn prompt(&self, position: &Self::Position, raw: bool) -> String {
+        let keys = column_keys(position.spec().n);
+        if raw {
+            format!("Your move: press a column key {keys} (q quits).")
+        } else {
+            format!("Your move: type a column {keys} and Enter (q quits).")
+        }
+    }
+
+    fn read(&self, position: &Self::Position, typed: &str) -> Typed<Point> {
+        let n = position.spec().n;
+        let keys = column_keys(n);
+        let column = match typed.chars().count() {
+            1 => typed.chars().next().and_then(key_column),
+            _ => typed.parse::<i32>().ok(),
+        };
+        match column {
+            Some(y) if (0..n).contains(&y) => match position.drop_point(y) {
+                Some(p) => Typed::Move(p),
+                None => Typed::Bad(format!("Column {} is full: choose another.", column_key(y))),
+            },
+            _ if typed.is_empty() => Typed::Bad(format!("Type a column ({keys}).")),
+            _ => Typed::Bad(format!(
+                "{typed:?} is not a column: use {keys}, or q to quit."
+            )),
+        }
+    }
+}
+
+impl Shown for Reversi {
+    const STONES: [&'static str; 2] = ["black", "white"];
+
+    fn labels(&self) -> term::Labels {
+        term::Labels {
+            col: |y| (b'a' + y as u8) as char,
+            first_row: 1,
+        }
+    }
+
+    fn setup_line(&self, setup: &reversi::Setup) -> String {
+        let moves: Vec<String> = setup
+            .opening_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        format!(
+            "Reversi 8x8, rule {}, opening {} ({})",
+            setup.rule(),
+            setup.index(),
+            moves.join(" ")
+        )
+    }
+
+    fn played(&self, cell: Option<(i32, i32)>) -> String {
+        match cell {
+            Some((row, col)) => reversi::Move::Square { row, col }.to_string(),
+            None => "pass".into(),
+        }
+    }
+
+    fn answered(&self, _: &Self::Position, mv: reversi::Move) -> String {
+        match mv {
+            reversi::Move::Pass => "passed".into(),
+            mv => format!("played {mv}"),
+        }
+    }
+
+    fn prompt(&self, position: &Self::Position, raw: bool) -> String {
+        let pass = self.legal_moves(position) == [reversi::Move::Pass];
+        match (pass, raw) {
+            (true, true) => "You have no move: press p to pass (q quits).".into(),
+            (true, false) => "You have no move: type pass and Enter (q quits).".into(),
+            (false, true) => "Your move: type a square like d3 (q quits).".into(),
+            (false, false) => "Your move: type a square like d3 and Enter (q quits).".into(),
+        }
+    }
+
+    fn read(&self, position: &Self::Position, typed: &str) -> Typed<reversi::Move> {
+        let t = typed.trim().to_ascii_lowercase();
+        let mv = match t.as_str() {
+            "p" | "pass" => reversi::Move::Pass,
+            // A file letter alone: the row key comes next.
+            f if f.len() == 1 && ("a"..="h").contains(&f) => return Typed::More,
+            _ => match t.parse::<reversi::Move>() {
+                Ok(mv) => mv,
+                Err(_) if t.is_empty() => {
+                    return Typed::Bad("Type a square like d3 (or pass).".into());
+                }
+                Err(_) => {
+                    return Typed::Bad(format!(
+                        "{typed:?} is not a square: use a1..h8 (or pass), or q to quit."
+                    ));
+                }
+            },
+        };
+        if self.is_legal(position, mv) {
+            return Typed::Move(mv);
+        }
+        let legal: Vec<String> = self
+            .legal_moves(position)
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        Typed::Bad(match mv {
+            reversi::Move::Pass => format!("You cannot pass: you can play {}.", legal.join(" ")),
+            mv => format!("{mv} is not a legal move here: try {}.", legal.join(" ")),
+        })
+    }
+}
+
+/// The game a games.jsonl line's `board` belongs to: Reversi's names its `rule` and
+/// `opening`, Connect-4's its size.
+fn game_of_board(board: &serde_json::Value) -> GameKind {
+    match board.get("rule").and_then(|r| r.as_str()) {
+        Some(rule) if board.get("opening").is_some() => {
+            GameKind::Reversi(rule.parse().unwrap_or_default())
+        }
+        _ => GameKind::Connect4,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::reversi::{Move, Rule};
 
     #[test]
     fn keys_and_columns_round_trip() {
@@ -32,5 +232,32 @@ mod tests {
         assert_eq!(column_key(10), 'a');
         assert_eq!(key_column('B'), Some(11));
         assert_eq!(key_column('!'), None);
+    }
+
+    #[test]
+    fn reversi_squares_are_typed_in_two_keys_or_one_line() {
+        let g = Reversi::default();
+        let start = g.start(&g.setup(3));
+        let legal = g.legal_moves(&start)[0];
+        assert_eq!(g.read(&start, &legal.to_string()), Typed::Move(legal));
+        assert_eq!(
+            g.read(&start, &legal.to_string().to_uppercase()),
+            Typed::Move(legal)
+        );
+        assert_eq!(g.read(&start, "d"), Typed::More);
+        assert!(matches!(g.read(&start, "z9"), Typed::Bad(h) if h.contains("not a square")));
+        assert!(matches!(g.read(&start, "p"), Typed::Bad(h) if h.contains("cannot pass")));
+        assert!(matches!(g.read(&start, "a1"), Typed::Bad(h) if h.contains("not a legal move")));
+        assert_eq!(g.played(None), "pass");
+        assert_eq!(g.played(Some((2, 3))), "d3");
+        assert_eq!(g.answered(&start, Move::Pass), "passed");
+    }
+
+    #[test]
+    fn the_log_line_tells_the_game() {
+        let c4 = serde_json::json!({"M": 9, "N": 9, "noX": 1, "noY": 2});
+        assert_eq!(game_of_board(&c4), GameKind::Connect4);
+        let rv = serde_json::json!({"rule": "no-adjacent", "opening": 3, "moves": ""});
+        assert_eq!(game_of_board(&rv), GameKind::Reversi(Rule::NoAdjacent));
     }
 }

@@ -14,10 +14,11 @@ use anyhow::{Context, Result, bail};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use super::term::{self, Key, Term};
-use super::{column_key, key_column};
-use crate::games::connect4::{BoardSpec, Connect4, Point, Position};
-use crate::games::{Cell, Game, Side, Termination};
-use crate::players::{Answer, Fault, LogSink, Player, ProcessSettings};
+use super::{Shown, Typed};
+use crate::games::connect4::{BoardSpec, Connect4};
+use crate::games::reversi::Reversi;
+use crate::games::{Cell, Game, GameKind, Side, Termination};
+use crate::players::{Answer, Fault, Lineup, LogSink, Player, ProcessSettings, Roster};
 use crate::record::{GameLog, GameRecord, GameResult, course_code, round_ms};
 use crate::referee::{self, Outcome};
 use crate::schedule;
@@ -34,13 +35,15 @@ const HUMAN: &str = "human";
 /// What `judge play` is asked to do.
 #[derive(Debug, Clone)]
 pub struct PlayOptions {
+    /// The game (`--game`, `--rule`).
+    pub game: GameKind,
     /// The library to play against (`LIB.so` or `LIB.so@KEY=VALUE,...`).
     pub lib: PathBuf,
     /// Let the library move first.
     pub ai_first: bool,
-    /// Board size `MxN` (each 4..=12; default: drawn from the seed).
+    /// Board size `MxN` (each 4..=12; default: drawn from the seed). Connect-4 only.
     pub size: Option<String>,
-    /// The blocked cell `X,Y`, row 0 on top (default: drawn from the seed).
+    /// The blocked cell `X,Y`, row 0 on top (default: drawn from the seed). Connect-4 only.
     pub blocked: Option<String>,
     /// Seed for the board draw (default: random, printed).
     pub seed: Option<u64>,
@@ -66,14 +69,26 @@ struct Screen {
 }
 
 impl Screen {
-    /// Draws `position` with `lines` under the board.
-    fn frame(&self, position: &Position, lines: &[&str]) {
-        let grid = Connect4.grid(position);
-        let last = position.last().map(|p| (p.x, p.y));
+    /// Draws `position` with `lines` under the board; `last` is the cell of the last
+    /// move, if it marked one.
+    fn frame<G: Shown>(
+        &self,
+        game: &G,
+        position: &G::Position,
+        last: Option<(i32, i32)>,
+        lines: &[&str],
+    ) {
+        let grid = game.grid(position);
         let mut out = String::new();
         self.term.begin_frame(&mut out);
         out.push_str(&self.header);
-        out.push_str(&term::draw_board(&grid, last, &[], self.term.color));
+        out.push_str(&term::draw_board(
+            &grid,
+            last,
+            &[],
+            self.term.color,
+            game.labels(),
+        ));
         for l in lines.iter().filter(|l| !l.is_empty()) {
             out.push_str(l);
             out.push('\n');
@@ -85,38 +100,42 @@ impl Screen {
 /// The person at the keyboard.
 struct Human<'a> {
     screen: &'a RefCell<Screen>,
+    /// The cell of the last move played, to highlight it.
+    last: &'a std::cell::Cell<Option<(i32, i32)>>,
 }
 
-impl Player<Connect4> for Human<'_> {
-    fn start(&mut self, _: &Connect4, _: &BoardSpec, _: Side) -> Result<(), Fault> {
+impl<G: Shown> Player<G> for Human<'_> {
+    fn start(&mut self, _: &G, _: &G::Setup, _: Side) -> Result<(), Fault> {
         Ok(())
     }
 
     fn next_move(
         &mut self,
-        _: &Connect4,
-        position: &Position,
-        _: Option<Point>,
+        game: &G,
+        position: &G::Position,
+        _: Option<G::Move>,
         _: Duration,
-    ) -> Answer<Point> {
+    ) -> Answer<G::Move> {
         let start = Instant::now();
         let mut screen = self.screen.borrow_mut();
-        let n = position.spec().n;
-        let keys = match n {
-            n if n <= 10 => format!("0-{}", n - 1),
-            11 => "0-9, a".to_string(),
-            n => format!("0-9, a-{}", column_key(n - 1)),
-        };
-        let prompt = if screen.term.raw() {
-            format!("Your move: press a column key {keys} (q quits).")
-        } else {
-            format!("Your move: type a column {keys} and Enter (q quits).")
-        };
+        let prompt = game.prompt(position, screen.term.raw());
         let mut hint = String::new();
+        // Keys of a move typed so far (a Reversi file letter waiting for its row).
+        let mut pending = String::new();
         screen.term.discard_typeahead();
         let reply = loop {
             let status = screen.status.clone();
-            screen.frame(position, &[&status, &hint, &prompt]);
+            let typing = if pending.is_empty() {
+                String::new()
+            } else {
+                format!("{pending}_")
+            };
+            screen.frame(
+                game,
+                position,
+                self.last.get(),
+                &[&status, &hint, &prompt, &typing],
+            );
             let typed = match screen.term.read_key() {
                 Key::Quit => None,
                 Key::Char(c) => Some(c.to_string()),
@@ -131,18 +150,21 @@ impl Player<Connect4> for Human<'_> {
                 screen.quit = true;
                 break Err(Fault::Crash("quit".into()));
             };
-            let column = match typed.chars().count() {
-                1 => typed.chars().next().and_then(key_column),
-                _ => typed.parse::<i32>().ok(),
-            };
-            match column {
-                Some(y) if (0..n).contains(&y) => match position.drop_point(y) {
-                    Some(p) => break Ok(p),
-                    None => hint = format!("Column {} is full: choose another.", column_key(y)),
-                },
-                _ if typed.is_empty() => hint = format!("Type a column ({keys})."),
-                _ => hint = format!("{typed:?} is not a column: use {keys}, or q to quit."),
+            pending.push_str(&typed);
+            hint.clear();
+            match game.read(position, &pending) {
+                Typed::Move(mv) => {
+                    self.last.set(game.move_cell(position, mv));
+                    break Ok(mv);
+                }
+                // Only a single key can be the start of a move; a whole line is complete.
+                Typed::More if screen.term.raw() => continue,
+                Typed::More => {
+                    hint = format!("{pending:?} is only a column: add the row (like d3).")
+                }
+                Typed::Bad(why) => hint = why,
             }
+            pending.clear();
         };
         Answer {
             reply,
@@ -153,32 +175,33 @@ impl Player<Connect4> for Human<'_> {
 }
 
 /// The library, through its isolated player, with its telemetry read back from its log.
-struct Ai<'a> {
+struct Ai<'a, G: Game> {
     screen: &'a RefCell<Screen>,
-    player: Box<dyn Player<Connect4>>,
+    last: &'a std::cell::Cell<Option<(i32, i32)>>,
+    player: Box<dyn Player<G>>,
     log: Arc<LogSink>,
     /// Wait for a telemetry line: true until a move came without one.
     expect_telemetry: bool,
 }
 
-impl Player<Connect4> for Ai<'_> {
-    fn start(&mut self, game: &Connect4, setup: &BoardSpec, side: Side) -> Result<(), Fault> {
+impl<G: Shown> Player<G> for Ai<'_, G> {
+    fn start(&mut self, game: &G, setup: &G::Setup, side: Side) -> Result<(), Fault> {
         self.player.start(game, setup, side)
     }
 
     fn next_move(
         &mut self,
-        game: &Connect4,
-        position: &Position,
-        last: Option<Point>,
+        game: &G,
+        position: &G::Position,
+        last: Option<G::Move>,
         limit: Duration,
-    ) -> Answer<Point> {
+    ) -> Answer<G::Move> {
         // Colour mode redraws the screen in place; a plain transcript (a pipe) gets
         // one board per move, from the person's turn.
         if self.screen.borrow().term.color {
             let s = self.screen.borrow();
             let thinking = format!("{} is thinking...", s.ai_name);
-            s.frame(position, &[&s.status, &thinking]);
+            s.frame(game, position, self.last.get(), &[&s.status, &thinking]);
         }
         let (lines_before, _) = self.log.last_line();
         let t = self.player.next_move(game, position, last, limit);
@@ -203,10 +226,12 @@ impl Player<Connect4> for Ai<'_> {
         self.expect_telemetry = telemetry.is_some();
         let mut s = self.screen.borrow_mut();
         let what = match &t.reply {
-            Ok(p) if (0..position.spec().n).contains(&p.y) => {
-                format!("played column {}", column_key(p.y))
+            Ok(mv) => {
+                if game.is_legal(position, *mv) {
+                    self.last.set(game.move_cell(position, *mv));
+                }
+                game.answered(position, *mv)
             }
-            Ok(p) => format!("answered the point ({}, {})", p.x, p.y),
             Err(Fault::NoMove) => "returned NULL".into(),
             Err(Fault::Timeout) => "did not answer".into(),
             Err(f) => format!("crashed ({})", f.detail().unwrap_or_default()),
@@ -292,9 +317,41 @@ pub fn run(args: &PlayOptions) -> Result<()> {
             .unwrap_or_default();
         t.as_nanos() as u64 ^ u64::from(std::process::id()) << 32
     });
-    let (spec, board_seed) = choose_board(args, seed)?;
+    match args.game {
+        GameKind::Connect4 => {
+            let (spec, board_seed) = choose_board(args, seed)?;
+            play_game(&Connect4, args, seed, spec, board_seed)
+        }
+        GameKind::Reversi(rule) => {
+            if args.size.is_some() || args.blocked.is_some() {
+                bail!(
+                    "--size and --blocked shape a Connect-4 board; Reversi is 8x8 from an opening drawn from --seed"
+                );
+            }
+            let game = Reversi { rule };
+            let (setup, board_seed) = schedule::board(&game, seed, 0);
+            play_game(&game, args, seed, setup, board_seed)
+        }
+    }
+}
+
+/// `judge play` on `setup`, drawn from `seed` (as `board_seed`).
+fn play_game<G: Shown>(
+    game: &G,
+    args: &PlayOptions,
+    seed: u64,
+    spec: G::Setup,
+    board_seed: u64,
+) -> Result<()>
+where
+    Roster: Lineup<G>,
+{
     let mut entrant = schedule::entrants(std::slice::from_ref(&args.lib))?.remove(0);
-    if let Err(why) = entrant.spec.check() {
+    if let Err(why) = entrant
+        .spec
+        .check()
+        .and_then(|()| entrant.spec.can_play(game.kind()))
+    {
         anyhow::bail!("player {}: {why}", args.lib.display());
     }
     // Ask the library for its per-move telemetry line, unless the player sets it.
@@ -310,8 +367,9 @@ pub fn run(args: &PlayOptions) -> Result<()> {
         Side::Second
     };
     let human = ai_side.other();
-    let mut library = entrant.spec.open(&settings, log.clone());
-    library.start(&Connect4, &spec, ai_side).map_err(|why| {
+    let roster = Roster::new(vec![entrant.spec.clone()], vec![log.clone()], settings);
+    let mut library = Lineup::<G>::open(&roster, 0);
+    library.start(game, &spec, ai_side).map_err(|why| {
         anyhow::anyhow!(
             "{} cannot play: {}",
             entrant.spec.file().display(),
@@ -322,15 +380,12 @@ pub fn run(args: &PlayOptions) -> Result<()> {
     let term = Term::open();
     let color = term.color;
     let header = format!(
-        "judge play: you {} ({}) against {} {}\nboard {}x{}, blocked cell row {} column {}, seed {seed}\n\n",
-        term::stone_label(color, Cell::of(human)),
+        "judge play: you {} ({}) against {} {}\n{}, seed {seed}\n\n",
+        term::stone_label(color, Cell::of(human), G::STONES),
         if args.ai_first { "second" } else { "first" },
         entrant.name,
-        term::stone_label(color, Cell::of(ai_side)),
-        spec.m,
-        spec.n,
-        spec.no_x,
-        column_key(spec.no_y),
+        term::stone_label(color, Cell::of(ai_side), G::STONES),
+        game.setup_line(&spec),
     );
     let screen = RefCell::new(Screen {
         term,
@@ -341,34 +396,45 @@ pub fn run(args: &PlayOptions) -> Result<()> {
         quit: false,
     });
     let limit = Duration::from_millis(args.move_limit_ms);
+    let last = std::cell::Cell::new(None);
     let outcome = {
-        let mut person = Human { screen: &screen };
+        let mut person = Human {
+            screen: &screen,
+            last: &last,
+        };
         let mut ai = Ai {
             screen: &screen,
+            last: &last,
             player: library,
             log,
             expect_telemetry: true,
         };
         if args.ai_first {
-            referee::play(&Connect4, &spec, [&mut ai, &mut person], limit)
+            referee::play(game, &spec, [&mut ai, &mut person], limit)
         } else {
-            referee::play(&Connect4, &spec, [&mut person, &mut ai], limit)
+            referee::play(game, &spec, [&mut person, &mut ai], limit)
         }
         // The library's process ends here, with `ai`.
     };
     let mut screen = screen.into_inner();
-    let (positions, landed) = Connect4.replay(&spec, &outcome.moves);
+    let (positions, landed) = game.replay(&spec, &outcome.moves);
     let end = positions.last().expect("the start is always there");
-    let grid = Connect4.grid(end);
-    let last = landed.last().copied();
+    let grid = game.grid(end);
+    let last = landed.last().copied().flatten();
     let line = match outcome.termination {
-        Termination::Four => Connect4.winning_line(end),
+        Termination::Four => game.winning_line(end),
         _ => Vec::new(),
     };
     let mut out = String::new();
     screen.term.begin_frame(&mut out);
     out.push_str(&screen.header);
-    out.push_str(&term::draw_board(&grid, last, &line, screen.term.color));
+    out.push_str(&term::draw_board(
+        &grid,
+        last,
+        &line,
+        screen.term.color,
+        game.labels(),
+    ));
     if !screen.status.is_empty() {
         out.push_str(&screen.status);
         out.push('\n');
@@ -436,7 +502,7 @@ pub fn run(args: &PlayOptions) -> Result<()> {
         None => None,
     };
     if let Some(path) = save {
-        let index = save_game(&path, record)?;
+        let index = save_game::<G>(&path, record)?;
         out.push_str(&format!(
             "Saved as game {index} of {} (judge replay {} --game {index}).\n",
             path.display(),
@@ -448,14 +514,20 @@ pub fn run(args: &PlayOptions) -> Result<()> {
 }
 
 /// The last line of the game: who won and why.
-fn result_text(o: &Outcome<Connect4>, human: Side, ai: &str, limit_ms: u64) -> String {
+fn result_text<G: Game>(o: &Outcome<G>, human: Side, ai: &str, limit_ms: u64) -> String {
     let Some(winner) = o.winner else {
-        return "Tie: the board is full.".into();
+        return match o.termination {
+            Termination::Discs => "Draw: equal discs.".into(),
+            _ => "Tie: the board is full.".into(),
+        };
     };
     let you_won = winner == human;
+    let by = o.margin.unwrap_or(0);
     match (o.termination, you_won) {
         (Termination::Four, true) => "You win: four in a row!".into(),
         (Termination::Four, false) => format!("{ai} wins: four in a row."),
+        (Termination::Discs, true) => format!("You win by {by} discs!"),
+        (Termination::Discs, false) => format!("{ai} wins by {by} discs."),
         (t, _) => {
             let why = match (t, &o.detail) {
                 (Termination::Timeout, _) => format!("no answer within {limit_ms} ms"),
@@ -470,11 +542,11 @@ fn result_text(o: &Outcome<Connect4>, human: Side, ai: &str, limit_ms: u64) -> S
 
 /// Appends the game to `path` (creating its directory) as the next game of the file;
 /// returns its line number, which `judge replay --game` takes.
-fn save_game(path: &Path, mut record: GameRecord) -> Result<usize> {
+fn save_game<G: Game>(path: &Path, mut record: GameRecord<G>) -> Result<usize> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    let index = crate::record::read::<Connect4>(path)?.len();
+    let index = crate::record::read::<G>(path)?.len();
     record.pair = index as u32;
     record.id = schedule::game_id(0, record.pair, record.game);
     GameLog::open(path)?.append(&record)?;
@@ -501,6 +573,7 @@ mod tests {
         assert!(parse_size("3x9").is_err());
         assert!(parse_size("9").is_err());
         let args = |size: Option<&str>, blocked: Option<&str>| PlayOptions {
+            game: GameKind::Connect4,
             lib: "x.so".into(),
             ai_first: false,
             size: size.map(Into::into),

@@ -4,10 +4,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 
-use super::column_key;
+use super::Shown;
 use super::term::{self, Key, Term};
-use crate::games::connect4::{Connect4, Position};
-use crate::games::{Cell, Game, Side, Termination};
+use crate::games::connect4::Connect4;
+use crate::games::reversi::Reversi;
+use crate::games::{Cell, GameKind, MoveCell, Side, Termination};
 use crate::record::{self, GameRecord};
 use crate::run_dir::RunDir;
 
@@ -27,7 +28,27 @@ pub fn run(args: &ReplayOptions) -> Result<()> {
     } else {
         args.log.clone()
     };
-    let games: Vec<GameRecord> = record::read(&path)?;
+    match log_game(&path)? {
+        GameKind::Connect4 => replay_log(&Connect4, args, &path),
+        GameKind::Reversi(rule) => replay_log(&Reversi { rule }, args, &path),
+    }
+}
+
+/// The game a log holds, from its first line's `board` (a log with no games, or an
+/// unreadable one, is left to [`record::read`] to report).
+fn log_game(path: &Path) -> Result<GameKind> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let board = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .and_then(|v| v.get("board").cloned());
+    Ok(board.map_or(GameKind::Connect4, |b| super::game_of_board(&b)))
+}
+
+fn replay_log<G: Shown>(game: &G, args: &ReplayOptions, path: &Path) -> Result<()> {
+    let path = path.to_path_buf();
+    let games: Vec<GameRecord<G>> = record::read(&path)?;
     if games.is_empty() {
         bail!("{}: no games", path.display());
     }
@@ -40,24 +61,25 @@ pub fn run(args: &ReplayOptions) -> Result<()> {
             games.len() - 1
         );
     };
-    replay(&games[index], index, &path)
+    replay(game, &games[index], index, &path)
 }
 
 /// A game by id, or by its line number in the log.
-fn find_game(games: &[GameRecord], which: &str) -> Option<usize> {
+fn find_game<G: Shown>(games: &[GameRecord<G>], which: &str) -> Option<usize> {
     games
         .iter()
         .position(|g| g.id == which)
         .or_else(|| which.parse::<usize>().ok().filter(|&i| i < games.len()))
 }
 
-fn replay(game: &GameRecord, index: usize, path: &Path) -> Result<()> {
-    let (positions, landed) = Connect4.replay(&game.board, &game.moves);
+fn replay<G: Shown>(rules: &G, game: &GameRecord<G>, index: usize, path: &Path) -> Result<()> {
+    let (positions, landed) = rules.replay(&game.board, &game.moves);
     let mut term = Term::open();
     let mut at = 0;
     let mut hint = String::new();
     loop {
         term.show(&frame(
+            rules,
             game,
             index,
             path,
@@ -89,39 +111,37 @@ fn replay(game: &GameRecord, index: usize, path: &Path) -> Result<()> {
 }
 
 /// The screen after `at` of the game's moves.
-fn frame(
-    game: &GameRecord,
+#[allow(clippy::too_many_arguments)]
+fn frame<G: Shown>(
+    rules: &G,
+    game: &GameRecord<G>,
     index: usize,
     path: &Path,
-    (positions, landed): (&[Position], &[(i32, i32)]),
+    (positions, landed): (&[G::Position], &[MoveCell]),
     at: usize,
     term: &Term,
     hint: &str,
 ) -> String {
-    let spec = game.board;
-    let grid = Connect4.grid(&positions[at]);
-    let last = at.checked_sub(1).map(|k| landed[k]);
+    let grid = rules.grid(&positions[at]);
+    let last = at.checked_sub(1).and_then(|k| landed[k]);
     let line = match (at == landed.len(), game.termination) {
-        (true, Termination::Four) => Connect4.winning_line(&positions[at]),
+        (true, Termination::Four) => rules.winning_line(&positions[at]),
         _ => Vec::new(),
     };
     let color = term.color;
     let mut out = String::new();
     term.begin_frame(&mut out);
     out.push_str(&format!(
-        "{} game {index} ({}): {} {} against {} {}\nboard {}x{}, blocked cell row {} column {}\n\n",
+        "{} game {index} ({}): {} {} against {} {}\n{}\n\n",
         path.display(),
         game.id,
-        term::stone_label(color, Cell::First),
+        term::stone_label(color, Cell::First, G::STONES),
         game.first,
-        term::stone_label(color, Cell::Second),
+        term::stone_label(color, Cell::Second, G::STONES),
         game.second,
-        spec.m,
-        spec.n,
-        spec.no_x,
-        column_key(spec.no_y)
+        rules.setup_line(&game.board),
     ));
-    out.push_str(&term::draw_board(&grid, last, &line, color));
+    out.push_str(&term::draw_board(&grid, last, &line, color, rules.labels()));
     if at == 0 {
         out.push_str(&format!("Start: {} moves to go.\n", landed.len()));
     } else {
@@ -136,10 +156,13 @@ fn frame(
             .get(k)
             .map(|ms| format!(" in {ms:.1} ms"))
             .unwrap_or_default();
+        let what = match landed[k] {
+            None => "passed".to_string(),
+            cell => format!("played {}", rules.played(cell)),
+        };
         out.push_str(&format!(
-            "Move {at}/{}: {mover} played column {}{ms}.\n",
-            landed.len(),
-            column_key(landed[k].1)
+            "Move {at}/{}: {mover} {what}{ms}.\n",
+            landed.len()
         ));
     }
     if at == landed.len() {
@@ -153,8 +176,12 @@ fn frame(
             Some(Side::Second) => format!(", {} loses", game.second),
             None => String::new(),
         };
+        let margin = game
+            .margin
+            .map(|m| format!(" by {m} discs"))
+            .unwrap_or_default();
         out.push_str(&format!(
-            "Result {} ({}{detail}{loser}).\n",
+            "Result {}{margin} ({}{detail}{loser}).\n",
             game.result,
             game.termination.name()
         ));

@@ -10,8 +10,16 @@ use std::time::Duration;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::terminal;
 
-use super::column_key;
 use crate::games::{Cell, Grid};
+
+/// How a board's columns and rows are labelled.
+#[derive(Debug, Clone, Copy)]
+pub struct Labels {
+    /// The label of column `y` (Connect-4's keys `0`-`9`, `a`, `b`; Reversi's files).
+    pub col: fn(i32) -> char,
+    /// The label of the top row (0 for Connect-4's row numbers, 1 for Othello's).
+    pub first_row: i32,
+}
 
 /// One thing the user typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,34 +158,37 @@ impl Style {
     }
 }
 
-/// The stone of a mover, as the views name it in text ("● red" / "X").
-pub fn stone_label(color: bool, who: Cell) -> String {
+/// The stone of a mover, as the views name it in text ("● red" / "X"), `names` being the
+/// game's names of the first and second mover's stones.
+pub fn stone_label(color: bool, who: Cell, names: [&str; 2]) -> String {
     let s = Style { color };
     match (who, color) {
-        (Cell::First, true) => s.paint("1;31", "● red"),
-        (Cell::Second, true) => s.paint("1;33", "● yellow"),
+        (Cell::First, true) => s.paint("1;31", &format!("● {}", names[0])),
+        (Cell::Second, true) => s.paint("1;33", &format!("● {}", names[1])),
         (Cell::First, false) => "X".into(),
         (Cell::Second, false) => "O".into(),
         (Cell::Empty | Cell::Blocked, _) => String::new(),
     }
 }
 
-/// Draws the board: column keys on top and bottom, the blocked cell as `#`, the last
-/// move highlighted (reverse video, or `[ ]` without colours), a winning line in green.
+/// Draws the board: column labels on top and bottom, row labels on the left, the blocked
+/// cell as `#`, the last move highlighted (reverse video, or `[ ]` without colours), a
+/// winning line in green.
 pub fn draw_board(
     grid: &Grid,
     last: Option<(i32, i32)>,
     line: &[(i32, i32)],
     color: bool,
+    labels: Labels,
 ) -> String {
     let s = Style { color };
     let mut out = String::new();
     let keys: String = (0..grid.cols)
-        .map(|y| format!(" {} ", column_key(y)))
+        .map(|y| format!(" {} ", (labels.col)(y)))
         .collect();
     out.push_str(&format!("   {}\n", s.paint("1", &keys)));
     for x in 0..grid.rows {
-        out.push_str(&format!("{x:>2} "));
+        out.push_str(&format!("{:>2} ", x + labels.first_row));
         for y in 0..grid.cols {
             let is_last = last == Some((x, y));
             let in_line = line.contains(&(x, y));
@@ -224,10 +235,23 @@ mod tests {
         g.set(3, 2, Cell::Blocked);
         g.set(3, 0, Cell::First);
         g.set(3, 10, Cell::Second);
-        let text = draw_board(&g, Some((3, 10)), &[], false);
+        let labels = Labels {
+            col: super::super::column_key,
+            first_row: 0,
+        };
+        let text = draw_board(&g, Some((3, 10)), &[], false, labels);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "    0  1  2  3  4  5  6  7  8  9  a ");
         assert_eq!(lines[4], " 3  X  · ### ·  ·  ·  ·  ·  ·  · [O]");
         assert_eq!(lines.len(), 6);
+        // Othello's labels: files a..h, rows from 1.
+        let labels = Labels {
+            col: |y| (b'a' + y as u8) as char,
+            first_row: 1,
+        };
+        let text = draw_board(&Grid::new(8, 8), None, &[], false, labels);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "    a  b  c  d  e  f  g  h ");
+        assert_eq!(lines[8], " 8  ·  ·  ·  ·  ·  ·  ·  · ");
     }
 }
