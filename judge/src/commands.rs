@@ -477,3 +477,174 @@ fn status_of<G: Game>(dirs: &[PathBuf]) -> Result<StatusCode> {
         crate::stats::SprtDecision::Continue => StatusCode::Undecided,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::reversi::{Move, Position, Rule, Setup};
+    use crate::games::{Cell, Side, Termination};
+    use crate::players::{Answer, Fault, Player};
+    use crate::record::GameRecord;
+
+    /// In-memory Reversi players: entrant 0 plays the first legal move (a pass when that
+    /// is all), entrant 1 the last.
+    struct Greedy(usize);
+
+    impl Player<Reversi> for Greedy {
+        fn start(&mut self, _: &Reversi, _: &Setup, _: Side) -> Result<(), Fault> {
+            Ok(())
+        }
+        fn next_move(
+            &mut self,
+            game: &Reversi,
+            p: &Position,
+            _: Option<Move>,
+            _: Duration,
+        ) -> Answer<Move> {
+            let moves = game.legal_moves(p);
+            let mv = if self.0 == 0 {
+                moves[0]
+            } else {
+                moves[moves.len() - 1]
+            };
+            Answer {
+                reply: Ok(mv),
+                wall_ms: 0.5,
+                cpu_ms: None,
+            }
+        }
+    }
+
+    struct Pair;
+
+    impl Lineup<Reversi> for Pair {
+        fn open(&self, who: usize) -> Box<dyn Player<Reversi>> {
+            Box::new(Greedy(who))
+        }
+    }
+
+    /// A Reversi match through the worker pool into a run directory: every game ends by
+    /// discs with the margin the final board shows, the log records it, the summary has
+    /// each player's mean disc difference, and `judge report` reads the run back as Reversi.
+    #[test]
+    fn a_reversi_match_of_fake_players_logs_disc_margins_and_reports() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("run");
+        let dir = RunDir::create(Some(&root), Mode::Match).unwrap();
+        let game = Reversi {
+            rule: Rule::NoAdjacent,
+        };
+        let entrants = schedule::entrants(&["first".into(), "last".into()]).unwrap();
+        let pairings = Mode::Match.pairings(2);
+        let mut info = RunInfo {
+            mode: Mode::Match,
+            players: vec!["first".into(), "last".into()],
+            names: vec!["first".into(), "last".into()],
+            seed: 9,
+            pairs: 4,
+            move_limit_ms: 6000,
+            memory_limit_mb: 0,
+            reuse_process: false,
+            judge_version: "test".into(),
+            sprt: None,
+            player_files: Vec::new(),
+            schedule_sha256: None,
+            shard: None,
+            merged: None,
+            game: None,
+            rule: None,
+        };
+        info.set_game(game.kind());
+        dir.write_info(&info).unwrap();
+        let settings = Settings {
+            move_limit: Duration::from_secs(1),
+            concurrency: 2,
+            reuse_process: false,
+            seed: 9,
+            pairs: 4,
+            sprt: None,
+            shard: Shard::WHOLE,
+        };
+        let plan = Plan::new(&game, &pairings, &settings, Vec::new());
+        let mut log = GameLog::open(&dir.games()).unwrap();
+        let mut report_writer = ReportWriter {
+            game: &game,
+            dir: &dir,
+            mode: Mode::Match,
+            entrants: &entrants,
+            pairings: &pairings,
+            sprt: None,
+            sprt_reading: SprtReading::Sequential,
+        };
+        tournament::play(
+            &game,
+            &settings,
+            &entrants,
+            &Pair,
+            plan,
+            &mut [&mut log, &mut report_writer],
+        )
+        .unwrap();
+
+        let text = std::fs::read_to_string(dir.games()).unwrap();
+        let records: Vec<GameRecord<Reversi>> = crate::record::read(&dir.games()).unwrap();
+        assert_eq!(records.len(), 8);
+        let mut total_first = 0;
+        for (r, line) in records.iter().zip(text.lines()) {
+            assert_eq!(r.termination, Termination::Discs, "{line}");
+            assert!(
+                line.contains(r#""board":{"rule":"no-adjacent","opening":"#),
+                "{line}"
+            );
+            // The final board, replayed by the rules, gives the margin and the winner.
+            let (positions, cells) = game.replay(&r.board, &r.moves);
+            assert_eq!(cells.len(), r.moves.len(), "every logged move replays");
+            let grid = game.grid(positions.last().unwrap());
+            let count = |c| {
+                (0..8)
+                    .flat_map(|x| (0..8).map(move |y| (x, y)))
+                    .filter(|&(x, y)| grid.get(x, y) == c)
+                    .count() as i32
+            };
+            let (black, white) = (count(Cell::First), count(Cell::Second));
+            assert_eq!(r.margin, Some((black - white).abs()), "{line}");
+            assert!(line.contains(&format!(r#""margin":{}"#, (black - white).abs())));
+            let loser = match black.cmp(&white) {
+                std::cmp::Ordering::Greater => Some(Side::Second),
+                std::cmp::Ordering::Less => Some(Side::First),
+                std::cmp::Ordering::Equal => None,
+            };
+            assert_eq!(r.loser, loser);
+            let first_is_a = r.first == "first";
+            total_first += if first_is_a {
+                black - white
+            } else {
+                white - black
+            };
+        }
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.summary()).unwrap()).unwrap();
+        let mean = |name: &str| {
+            summary["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["name"] == name)
+                .unwrap()["disc_diff_mean"]
+                .as_f64()
+                .unwrap()
+        };
+        let expected = (f64::from(total_first) / 8.0 * 100.0).round() / 100.0;
+        assert_eq!(mean("first"), expected);
+        assert_eq!(mean("last"), -expected);
+        // `judge report` reads the game from run.json and writes the same page again.
+        let page = std::fs::read_to_string(dir.report()).unwrap();
+        assert!(
+            page.contains(r#""grids":["#),
+            "the page draws Reversi positions"
+        );
+        std::fs::remove_file(dir.report()).unwrap();
+        report(&root).unwrap();
+        assert_eq!(std::fs::read_to_string(dir.report()).unwrap(), page);
+    }
+}

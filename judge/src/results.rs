@@ -130,6 +130,10 @@ pub struct PlayerSummary {
     pub move_ms_max: f64,
     /// Mean CPU ms per move as the host measured it.
     pub cpu_ms_mean: f64,
+    /// Games scored by a margin (Reversi's disc count; not those ended by a verdict): the
+    /// mean of the player's discs minus the opponent's. Absent when no game has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disc_diff_mean: Option<f64>,
 }
 
 /// One pairing's results, from its first entrant's side.
@@ -334,6 +338,8 @@ pub fn summarize<G: Game>(
     let mut cross = vec![vec![WdlJson::default(); n]; n];
     let mut losses_by: Vec<BTreeMap<Termination, u64>> = vec![BTreeMap::new(); n];
     let mut ms: Vec<(f64, f64, f64, u64)> = vec![(0.0, 0.0, 0.0, 0); n];
+    // Sum and count of signed margins (the player's side's), per player.
+    let mut discs: Vec<(i64, u64)> = vec![(0, 0); n];
     for r in records {
         let (Some(&f), Some(&s)) = (idx.get(r.first.as_str()), idx.get(r.second.as_str())) else {
             continue;
@@ -348,6 +354,17 @@ pub fn summarize<G: Game>(
         if let Some(loser) = r.loser {
             let who = if loser == Side::First { f } else { s };
             *losses_by[who].entry(r.termination).or_default() += 1;
+        }
+        if let Some(m) = r.margin {
+            let first = match r.loser {
+                Some(Side::First) => -i64::from(m),
+                Some(Side::Second) => i64::from(m),
+                None => 0,
+            };
+            discs[f].0 += first;
+            discs[f].1 += 1;
+            discs[s].0 -= first;
+            discs[s].1 += 1;
         }
         for (k, w) in r.move_ms.iter().enumerate() {
             let who = if k % 2 == 0 { f } else { s };
@@ -391,6 +408,8 @@ pub fn summarize<G: Game>(
                 move_ms_mean: mean(sum),
                 move_ms_max: round2(max),
                 cpu_ms_mean: mean(cpu),
+                disc_diff_mean: (discs[i].1 > 0)
+                    .then(|| round2(discs[i].0 as f64 / discs[i].1 as f64)),
             }
         })
         .collect();

@@ -970,6 +970,39 @@ mod tests {
         assert_eq!(ok.index(), 3);
     }
 
+    /// Passes are moves of the log: `Game::replay` goes on through them (marking no
+    /// cell), so views and reports see whole games.
+    #[test]
+    fn replay_goes_through_passes() {
+        let g = Reversi::default();
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut found = 0;
+        for seed in 0..400u64 {
+            let setup = g.setup(seed);
+            let mut p = g.start(&setup);
+            let mut moves = Vec::new();
+            loop {
+                let legal = g.legal_moves(&p);
+                if legal.is_empty() {
+                    break;
+                }
+                let mv = legal[rng.random_range(0..legal.len())];
+                moves.push(g.play(&mut p, mv));
+            }
+            let Some(at) = moves.iter().position(|m| *m == Move::Pass) else {
+                continue;
+            };
+            found += 1;
+            let (positions, cells) = g.replay(&setup, &moves);
+            assert_eq!(positions.len(), moves.len() + 1);
+            assert_eq!(cells[at], None);
+            let squares = moves.iter().filter(|m| **m != Move::Pass).count();
+            assert_eq!(cells.iter().filter(|c| c.is_some()).count(), squares);
+            assert_eq!(g.end(positions.last().unwrap()), g.end(&p));
+        }
+        assert!(found > 0, "some random games pass");
+    }
+
     /// The referee's rules against the `reversi` crate's bitboards (the engines' rules,
     /// written separately): on random games under both rules, the same legal moves at every
     /// ply (squares and forced passes), the same end and the same final score.

@@ -62,6 +62,18 @@ pub fn render(s: &Summary) -> String {
             }
         );
     }
+    let discs: Vec<String> = s
+        .players
+        .iter()
+        .filter_map(|p| Some(format!("{} {:+.2}", p.name, p.disc_diff_mean?)))
+        .collect();
+    if !discs.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nmean disc difference per game scored by discs: {}",
+            discs.join(", ")
+        );
+    }
     if let Some(c) = &s.crosstable {
         let _ = writeln!(out, "\ncrosstable (row's score against column, W-D-L)");
         let cw = 9usize;
