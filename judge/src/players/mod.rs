@@ -28,6 +28,7 @@ use crate::games::{Game, GameKind, Side, Termination};
 pub use saiblo::Form;
 
 pub use process::child::{HostSettings, run as run_host};
+use process::pipes::Failure;
 pub use process::sweep_stale_scratch;
 pub use process::{LogSink, ProcessSettings};
 
@@ -106,6 +107,33 @@ impl Fault {
             Fault::Crash(t) | Fault::Load(t) | Fault::MissingSymbol(t) | Fault::Garbage(t) => {
                 Some(t.clone())
             }
+        }
+    }
+}
+
+/// The fault a program player earns when reading its answer failed; the program is killed
+/// (a program whose stdout ended is reaped, and how it ended is the detail: the signal,
+/// or `early exit (exit status N)`).
+fn program_fault(program: &mut Result<process::Program, Fault>, failure: Failure) -> Fault {
+    let Ok(program) = program else {
+        return Fault::Load("the program is not running".into());
+    };
+    match failure {
+        Failure::Ended => {
+            let how = program.reap();
+            if how.starts_with("exit status") {
+                Fault::Crash(format!("early exit ({how})"))
+            } else {
+                Fault::Crash(how)
+            }
+        }
+        Failure::Timeout => {
+            program.kill();
+            Fault::Timeout
+        }
+        Failure::Garbage(text) => {
+            program.kill();
+            Fault::Garbage(text)
         }
     }
 }

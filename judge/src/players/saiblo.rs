@@ -15,28 +15,17 @@
 //! (the signal, or `early exit` with the exit status); no whole frame within the limit
 //! (the first move's includes the program's start-up) loses by `timeout`.
 
-use std::io::Write;
-use std::process::ChildStdout;
 use std::sync::Arc;
-use std::sync::mpsc::{Sender, channel};
 use std::time::{Duration, Instant};
 
-use super::process::program::read_within;
+use super::process::pipes::{Failure, Pipes};
 use super::process::{LogSink, ProcessSettings, Program};
-use super::{Answer, Fault, Player};
+use super::{Answer, Fault, Player, program_fault};
 use crate::games::connect4::{BoardSpec, Connect4, Point, Position};
 use crate::games::{Game, Side};
 
 /// Longest answer frame accepted: `x y` needs a handful of bytes.
 const MAX_FRAME: usize = 64;
-/// Unsolicited output beyond which the verdict's detail calls it a flood (the judge stops
-/// reading there; between moves the program's output waits in the pipe, so a flood
-/// blocks the program, not the judge).
-pub const FLOOD_BYTES: usize = 1 << 20;
-/// How long unsolicited output is read, at most, to tell a flood from stray bytes.
-const FLOOD_MEASURE: Duration = Duration::from_millis(200);
-/// A pause this long in unsolicited output ends the measuring early.
-const FLOOD_QUIET: Duration = Duration::from_millis(20);
 
 /// What the platform sends before each move, besides the opponent's last move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,27 +130,11 @@ pub struct SaibloPlayer {
     /// The process, or why it could not be started (every game lost by `load`).
     program: Result<Program, Fault>,
     form: Form,
-    /// To the writer thread, which owns the program's stdin (a program that never reads
-    /// cannot block the judge on a full pipe).
-    requests: Option<Sender<Vec<u8>>>,
-    /// The program's stdout, read only while an answer is awaited (between moves its
-    /// output waits in the pipe, where the next move's check finds it).
-    stdout: Option<ChildStdout>,
-    /// Bytes read but not yet consumed as a frame.
-    inbox: Vec<u8>,
+    /// Its stdin and stdout.
+    pipes: Pipes,
     /// The board's line was sent (`start` may be called again for the same game, as
     /// `judge play` does to report a load error early).
     started: bool,
-}
-
-/// Why reading an answer stopped without one.
-enum Failure {
-    /// Nothing (complete) within the limit.
-    Timeout,
-    /// Stdout ended: the program is gone.
-    Ended,
-    /// Not a frame.
-    Garbage(String),
 }
 
 impl SaibloPlayer {
@@ -174,134 +147,32 @@ impl SaibloPlayer {
         form: Form,
         log: Arc<LogSink>,
     ) -> SaibloPlayer {
-        let mut player = SaibloPlayer {
-            program: Program::spawn(settings, argv, env, log).map_err(Fault::Load),
+        let mut program = Program::spawn(settings, argv, env, log).map_err(Fault::Load);
+        let pipes = match &mut program {
+            Ok(p) => Pipes::new(p),
+            Err(_) => Pipes::none(),
+        };
+        SaibloPlayer {
+            program,
             form,
-            requests: None,
-            stdout: None,
-            inbox: Vec::new(),
+            pipes,
             started: false,
-        };
-        if let Some((mut stdin, stdout)) = player.program.as_mut().ok().and_then(|p| p.take_pipes())
-        {
-            let (tx, rx) = channel::<Vec<u8>>();
-            std::thread::spawn(move || {
-                for bytes in rx {
-                    if stdin
-                        .write_all(&bytes)
-                        .and_then(|()| stdin.flush())
-                        .is_err()
-                    {
-                        return;
-                    }
-                }
-            });
-            player.requests = Some(tx);
-            player.stdout = Some(stdout);
-        }
-        player
-    }
-
-    fn send(&self, text: String) {
-        if let Some(tx) = &self.requests {
-            // A closed writer means the program is gone; reading its stdout says how.
-            let _ = tx.send(text.into_bytes());
-        }
-    }
-
-    /// Output the program wrote since its last answer, before this move was asked: it
-    /// loses by `garbage` (or, if its stdout already ended, by how it ended).
-    fn unasked(&mut self) -> Option<Failure> {
-        let stdout = self.stdout.as_mut()?;
-        let mut seen = self.inbox.len();
-        let mut preview = self.inbox.clone();
-        let mut buf = [0u8; 64 * 1024];
-        // Once it has lost, measure the output a little longer, so that a flood (which
-        // sits blocked on its full pipe until read) is told from a few stray bytes.
-        let measure_until = Instant::now() + FLOOD_MEASURE;
-        let ended = loop {
-            if seen > FLOOD_BYTES {
-                break false;
-            }
-            let now = Instant::now();
-            let wait = if seen == 0 {
-                now
-            } else {
-                (now + FLOOD_QUIET).min(measure_until)
-            };
-            match read_within(stdout, &mut buf, wait) {
-                Ok(None) => break false,
-                Ok(Some(0)) | Err(_) => break true,
-                Ok(Some(n)) => {
-                    seen += n;
-                    if preview.len() < 32 {
-                        preview.extend_from_slice(&buf[..n.min(32)]);
-                    }
-                }
-            }
-        };
-        preview.truncate(32);
-        match (seen, ended) {
-            (0, false) => None,
-            (0, true) => Some(Failure::Ended),
-            (n, _) if n > FLOOD_BYTES => Some(Failure::Garbage(format!(
-                "stdout flood: over {} KiB of output nobody asked for",
-                FLOOD_BYTES >> 10
-            ))),
-            (n, _) => Some(Failure::Garbage(format!(
-                "unsolicited output: {n} bytes before its move was asked ({:?}...)",
-                String::from_utf8_lossy(&preview)
-            ))),
         }
     }
 
     /// Reads until a whole frame is in the inbox, by `deadline`.
     fn answer(&mut self, deadline: Instant) -> Result<Point, Failure> {
-        let Some(stdout) = self.stdout.as_mut() else {
-            return Err(Failure::Ended);
-        };
-        let mut buf = [0u8; 4096];
         loop {
-            match parse_frame(&self.inbox) {
+            match parse_frame(self.pipes.inbox()) {
                 Ok(Some((point, size))) => {
                     // Anything after the frame stays for the next move's check.
-                    self.inbox.drain(..size);
+                    self.pipes.consume(size);
                     return Ok(point);
                 }
                 Ok(None) => {}
                 Err(text) => return Err(Failure::Garbage(text)),
             }
-            match read_within(stdout, &mut buf, deadline) {
-                Ok(None) => return Err(Failure::Timeout),
-                Ok(Some(0)) | Err(_) => return Err(Failure::Ended),
-                Ok(Some(n)) => self.inbox.extend_from_slice(&buf[..n]),
-            }
-        }
-    }
-
-    /// The fault `failure` earns; the program is killed (a program whose stdout ended is
-    /// reaped, and how it ended is the detail).
-    fn fault(&mut self, failure: Failure) -> Fault {
-        let Ok(program) = &mut self.program else {
-            return Fault::Load("the program is not running".into());
-        };
-        match failure {
-            Failure::Ended => {
-                let how = program.reap();
-                if how.starts_with("exit status") {
-                    Fault::Crash(format!("early exit ({how})"))
-                } else {
-                    Fault::Crash(how)
-                }
-            }
-            Failure::Timeout => {
-                program.kill();
-                Fault::Timeout
-            }
-            Failure::Garbage(text) => {
-                program.kill();
-                Fault::Garbage(text)
-            }
+            self.pipes.read_more(deadline)?;
         }
     }
 }
@@ -313,7 +184,7 @@ impl Player<Connect4> for SaibloPlayer {
         }
         if !self.started {
             let BoardSpec { m, n, no_x, no_y } = *setup;
-            self.send(format!("{m} {n} {no_x} {no_y}\n"));
+            self.pipes.send(format!("{m} {n} {no_x} {no_y}\n"));
             self.started = true;
         }
         Ok(())
@@ -334,16 +205,17 @@ impl Player<Connect4> for SaibloPlayer {
             };
         }
         let start = Instant::now();
-        let reply = match self.unasked() {
+        let reply = match self.pipes.unasked() {
             Some(failure) => Err(failure),
             None => {
-                self.send(move_text(position, game.to_move(position), self.form));
+                self.pipes
+                    .send(move_text(position, game.to_move(position), self.form));
                 self.answer(start + limit)
             }
         };
         let wall_ms = start.elapsed().as_secs_f64() * 1e3;
         Answer {
-            reply: reply.map_err(|f| self.fault(f)),
+            reply: reply.map_err(|f| program_fault(&mut self.program, f)),
             wall_ms,
             cpu_ms: None,
         }
@@ -352,8 +224,7 @@ impl Player<Connect4> for SaibloPlayer {
     fn stop(&mut self) {
         // Closing stdin lets a well-behaved program end; dropping the process kills its
         // whole group and deletes its scratch directory whatever it does.
-        self.requests = None;
-        self.stdout = None;
+        self.pipes.close();
         self.program = Err(Fault::Load("the game is over".into()));
     }
 }

@@ -2,10 +2,12 @@
 //! as `judge host`), every program player is its own child process ([`Program`]), and
 //! this module is the only place that knows about processes, pipes, signals, rlimits,
 //! scratch directories and `unsafe`. The course-ABI player uses [`Host::get_point`], the
-//! Saiblo player a [`Program`]'s pipes; the tournament sees players, never processes.
+//! program players (Saiblo, GTP, Botzone) a [`Program`] and its [`pipes::Pipes`]; the
+//! tournament sees players, never processes.
 
 pub mod child;
 mod logsink;
+pub mod pipes;
 pub mod program;
 pub mod protocol;
 mod signals;

@@ -3,7 +3,8 @@
 //! working directory, its own process group, `RLIMIT_AS`, no core files, killed with its
 //! parent, stderr drained into the player's capped log).
 //!
-//! What flows over the pipes is the caller's business (the Saiblo player frames it).
+//! What flows over the pipes is the caller's business ([`super::pipes::Pipes`] carries it;
+//! the players frame it).
 
 use std::io::Read;
 use std::os::fd::AsRawFd;
@@ -14,7 +15,7 @@ use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{Leader, LogSink, ProcessSettings, scratch_dir};
+use super::{Leader, LogSink, ProcessSettings, scratch_dir, signals};
 
 /// A running program player.
 pub struct Program {
@@ -145,6 +146,21 @@ impl Program {
     /// Kills the program's whole process group and reaps it.
     pub fn kill(&mut self) {
         self.leader.kill();
+    }
+
+    /// Stops the program's whole process group (SIGSTOP) until [`Program::resume`]: it
+    /// uses no CPU while it is not its turn. A stopped group can still be killed.
+    pub fn pause(&mut self) {
+        if !self.leader.dead {
+            signals::pause_group(self.leader.child.id(), true);
+        }
+    }
+
+    /// Lets a paused program's process group run again (SIGCONT).
+    pub fn resume(&mut self) {
+        if !self.leader.dead {
+            signals::pause_group(self.leader.child.id(), false);
+        }
     }
 
     /// Waits (briefly) for a program whose stdout ended and says how it ended

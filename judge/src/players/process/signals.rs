@@ -1,4 +1,4 @@
-//! Signals: killing a host's process group and naming how it died.
+//! Signals: killing (or pausing) a host's process group and naming how it died.
 
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
@@ -9,6 +9,17 @@ pub fn kill_group(pid: u32) {
     // host leads (it was spawned with process_group(0)), never the judge's own group.
     unsafe {
         libc::kill(-(pid as libc::pid_t), libc::SIGKILL);
+    }
+}
+
+/// Stops (`pause`) or continues the process group led by `pid`: a program kept running
+/// between turns is paused while it is not its turn, as Botzone pauses them.
+pub fn pause_group(pid: u32, pause: bool) {
+    let sig = if pause { libc::SIGSTOP } else { libc::SIGCONT };
+    // SAFETY: kill has no memory effects; a negative pid addresses the group that the
+    // program leads (it was spawned with process_group(0)), never the judge's own group.
+    unsafe {
+        libc::kill(-(pid as libc::pid_t), sig);
     }
 }
 
