@@ -3,16 +3,19 @@
 //!
 //! A [`Player`] is started for a game, asked for moves under a time limit (the
 //! opponent's last move in, a move out), and stopped; whatever goes wrong on its side
-//! comes back as a [`Fault`], which the referee turns into a verdict. Two kinds of player
-//! exist: a course-ABI library hosted in its own child process ([`course_abi`]) and a
-//! program speaking the Saiblo platform's protocol ([`saiblo`]); the process layer
-//! underneath (`process`: pipes, signals, rlimits, scratch directories) is private to this
-//! module, so nothing in the tournament sees into it.
+//! comes back as a [`Fault`], which the referee turns into a verdict. For Connect-4: a
+//! course-ABI library hosted in its own child process ([`course_abi`]) and a program
+//! speaking the Saiblo platform's protocol ([`saiblo`]); for Reversi: an engine speaking
+//! GTP ([`gtp`]) and a bot speaking Botzone's JSON protocol ([`botzone`]). The process
+//! layer underneath (`process`: pipes, signals, rlimits, scratch directories) is private
+//! to this module, so nothing in the tournament sees into it.
 //!
-//! Other kinds (`gtp:`, `botzone:`) plug in as new [`PlayerSpec`] variants and new
-//! `Player` implementations; the referee and the tournament do not change.
+//! Other kinds plug in as new [`PlayerSpec`] variants and new `Player` implementations;
+//! the referee and the tournament do not change.
 
+pub mod botzone;
 pub mod course_abi;
+pub mod gtp;
 mod process;
 pub mod saiblo;
 
@@ -160,7 +163,25 @@ pub enum PlayerSpec {
         /// What the judge sends before each move.
         form: Form,
     },
+    /// A Reversi engine speaking GTP (`gtp:CMD ARGS...`, see [`gtp`]).
+    Gtp {
+        /// The program and its arguments, split as a shell would.
+        command: Vec<String>,
+        /// Environment variables set for this player's process only.
+        env: Vec<(String, String)>,
+    },
+    /// A Reversi bot speaking Botzone's JSON protocol (`botzone:CMD ARGS...`, see
+    /// [`botzone`]).
+    Botzone {
+        /// The program and its arguments, split as a shell would.
+        command: Vec<String>,
+        /// Environment variables set for this player's process only.
+        env: Vec<(String, String)>,
+    },
 }
+
+/// The program schemes that are not Saiblo's: `gtp:` and `botzone:`.
+const REVERSI_SCHEMES: [&str; 2] = ["gtp", "botzone"];
 
 /// `KEY=VALUE[,KEY=VALUE...]`. A piece without `=` continues the previous value, so
 /// values may hold commas (`GRAVITY4_DISABLE=reuse,endgame,GRAVITY4_MOVE_MS=50`); a key
@@ -198,8 +219,8 @@ fn scheme_of(text: &str) -> Option<(&str, &str)> {
 impl PlayerSpec {
     /// Parses a player argument:
     /// - an argument naming an existing file is a plain library;
-    /// - `saiblo:CMD ARGS...` (also `saiblo-lines:`, `saiblo-last:`, see [`Form`]) is a
-    ///   program, its command split as a shell would (quotes and backslashes work), with an
+    /// - `saiblo:CMD ARGS...` (also `saiblo-lines:`, `saiblo-last:`, see [`Form`]),
+    ///   `gtp:CMD ARGS...` and `botzone:CMD ARGS...` are programs, the command split as a shell would (quotes and backslashes work), with an
     ///   optional environment suffix `@KEY=VALUE[,...]` after the last `@` — only when that
     ///   text parses as assignments; otherwise the `@` belongs to the command;
     /// - any other `WORD:...` is an unknown scheme (an error);
@@ -215,9 +236,14 @@ impl PlayerSpec {
             });
         }
         if let Some((scheme, rest)) = scheme_of(&text) {
-            let Some(form) = Form::from_scheme(scheme) else {
-                let known: Vec<String> =
-                    Form::SCHEMES.iter().map(|(s, _)| format!("{s}:")).collect();
+            let form = Form::from_scheme(scheme);
+            if form.is_none() && !REVERSI_SCHEMES.contains(&scheme) {
+                let known: Vec<String> = Form::SCHEMES
+                    .iter()
+                    .map(|(s, _)| *s)
+                    .chain(REVERSI_SCHEMES)
+                    .map(|s| format!("{s}:"))
+                    .collect();
                 bail!(
                     "unknown player {text:?}: no file by that name, and {scheme:?} is not a player scheme (known: {}, or a library path)",
                     known.join(", ")
@@ -232,7 +258,11 @@ impl PlayerSpec {
             if command.is_empty() {
                 bail!("bad player {text:?}: no command after {scheme}:");
             }
-            return Ok(PlayerSpec::Saiblo { command, env, form });
+            return Ok(match (form, scheme) {
+                (Some(form), _) => PlayerSpec::Saiblo { command, env, form },
+                (None, "gtp") => PlayerSpec::Gtp { command, env },
+                _ => PlayerSpec::Botzone { command, env },
+            });
         }
         let Some((lib, assignments)) = text.rsplit_once('@') else {
             return Ok(PlayerSpec::CourseAbi {
@@ -265,7 +295,9 @@ impl PlayerSpec {
         };
         let (stem, env) = match self {
             PlayerSpec::CourseAbi { library, env } => (stem_of(library), env),
-            PlayerSpec::Saiblo { env, .. } => (stem_of(self.file()), env),
+            PlayerSpec::Saiblo { env, .. }
+            | PlayerSpec::Gtp { env, .. }
+            | PlayerSpec::Botzone { env, .. } => (stem_of(self.file()), env),
         };
         if env.is_empty() {
             return stem;
@@ -282,7 +314,10 @@ impl PlayerSpec {
 
     fn env_mut(&mut self) -> &mut Vec<(String, String)> {
         match self {
-            PlayerSpec::CourseAbi { env, .. } | PlayerSpec::Saiblo { env, .. } => env,
+            PlayerSpec::CourseAbi { env, .. }
+            | PlayerSpec::Saiblo { env, .. }
+            | PlayerSpec::Gtp { env, .. }
+            | PlayerSpec::Botzone { env, .. } => env,
         }
     }
 
@@ -301,23 +336,35 @@ impl PlayerSpec {
     pub fn check(&self) -> Result<(), String> {
         match self {
             PlayerSpec::CourseAbi { library, .. } => course_abi::check_library(library),
-            PlayerSpec::Saiblo { command, .. } => {
+            PlayerSpec::Saiblo { command, .. }
+            | PlayerSpec::Gtp { command, .. }
+            | PlayerSpec::Botzone { command, .. } => {
                 process::program::resolve_program(&command[0]).map(drop)
             }
         }
     }
 
     /// Checks, before any game, that this kind of player can play `game` at all: course-ABI
-    /// libraries and Saiblo programs speak Connect-4 only. `Err` is a one-line usage error.
+    /// libraries and Saiblo programs speak Connect-4 only, GTP engines and Botzone bots
+    /// Reversi only. `Err` is a one-line usage error.
     pub fn can_play(&self, game: GameKind) -> Result<(), String> {
         match (self, game) {
-            (_, GameKind::Connect4) => Ok(()),
+            (PlayerSpec::CourseAbi { .. } | PlayerSpec::Saiblo { .. }, GameKind::Connect4)
+            | (PlayerSpec::Gtp { .. } | PlayerSpec::Botzone { .. }, GameKind::Reversi(_)) => Ok(()),
             (PlayerSpec::CourseAbi { library, .. }, GameKind::Reversi(_)) => Err(format!(
                 "`{}` is a Connect-4 course-ABI library; Reversi needs gtp: or botzone: players",
                 library.display()
             )),
             (PlayerSpec::Saiblo { command, .. }, GameKind::Reversi(_)) => Err(format!(
                 "`{}` is a Connect-4 Saiblo program; Reversi needs gtp: or botzone: players",
+                command.join(" ")
+            )),
+            (PlayerSpec::Gtp { command, .. }, GameKind::Connect4) => Err(format!(
+                "`{}` is a Reversi GTP engine; Connect-4 needs course-ABI libraries or saiblo: programs (add --game reversi)",
+                command.join(" ")
+            )),
+            (PlayerSpec::Botzone { command, .. }, GameKind::Connect4) => Err(format!(
+                "`{}` is a Reversi Botzone bot; Connect-4 needs course-ABI libraries or saiblo: programs (add --game reversi)",
                 command.join(" ")
             )),
         }
@@ -333,6 +380,33 @@ impl PlayerSpec {
             PlayerSpec::Saiblo { command, env, form } => Box::new(saiblo::SaibloPlayer::launch(
                 settings, command, env, *form, log,
             )),
+            PlayerSpec::Gtp { .. } | PlayerSpec::Botzone { .. } => Box::new(Unable(
+                self.can_play(GameKind::Connect4).err().unwrap_or_default(),
+            )),
+        }
+    }
+
+    /// Starts the player for Reversi: a GTP engine's process starts now; a Botzone bot's
+    /// starts on its turns. Connect-4 players lose every game by `load`, saying why.
+    pub fn open_reversi(
+        &self,
+        settings: &ProcessSettings,
+        log: Arc<LogSink>,
+    ) -> Box<dyn Player<Reversi>> {
+        match self {
+            PlayerSpec::Gtp { command, env } => {
+                Box::new(gtp::GtpPlayer::launch(settings, command, env, log))
+            }
+            PlayerSpec::Botzone { command, env } => {
+                Box::new(botzone::BotzonePlayer::new(settings, command, env, log))
+            }
+            // Connect-4 kinds: commands refuse them before any game (`can_play`); one that
+            // slips through still loses by a `load` verdict saying why, and never plays.
+            PlayerSpec::CourseAbi { .. } | PlayerSpec::Saiblo { .. } => Box::new(Unable(
+                self.can_play(GameKind::Reversi(Default::default()))
+                    .err()
+                    .unwrap_or_default(),
+            )),
         }
     }
 
@@ -342,7 +416,9 @@ impl PlayerSpec {
     pub fn file(&self) -> &Path {
         match self {
             PlayerSpec::CourseAbi { library, .. } => library,
-            PlayerSpec::Saiblo { command, .. } => command[1..]
+            PlayerSpec::Saiblo { command, .. }
+            | PlayerSpec::Gtp { command, .. }
+            | PlayerSpec::Botzone { command, .. } => command[1..]
                 .iter()
                 .rev()
                 .map(Path::new)
@@ -390,16 +466,7 @@ impl Lineup<Connect4> for Roster {
 
 impl Lineup<Reversi> for Roster {
     fn open(&self, who: usize) -> Box<dyn Player<Reversi>> {
-        let spec = &self.specs[who];
-        match spec {
-            // Connect-4 kinds: commands refuse them before any game (`can_play`); one that
-            // slips through still loses by a `load` verdict saying why, and never plays.
-            PlayerSpec::CourseAbi { .. } | PlayerSpec::Saiblo { .. } => Box::new(Unable(
-                spec.can_play(GameKind::Reversi(Default::default()))
-                    .err()
-                    .unwrap_or_default(),
-            )),
-        }
+        self.specs[who].open_reversi(&self.settings, self.logs[who].clone())
     }
 }
 
@@ -432,7 +499,10 @@ mod tests {
 
     fn env_of(spec: &PlayerSpec) -> &[(String, String)] {
         match spec {
-            PlayerSpec::CourseAbi { env, .. } | PlayerSpec::Saiblo { env, .. } => env,
+            PlayerSpec::CourseAbi { env, .. }
+            | PlayerSpec::Saiblo { env, .. }
+            | PlayerSpec::Gtp { env, .. }
+            | PlayerSpec::Botzone { env, .. } => env,
         }
     }
 
@@ -514,7 +584,9 @@ mod tests {
             "saiblo:  ",
             "saiblo:bot 'open",
             "foo:bar",
-            "gtp:x",
+            "gtp:",
+            "botzone: ",
+            "gtp:engine 'open",
         ] {
             assert!(PlayerSpec::parse(Path::new(bad)).is_err(), "{bad}");
         }
@@ -522,7 +594,10 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("not a player scheme") && err.contains("saiblo:"),
+            err.contains("not a player scheme")
+                && err.contains("saiblo:")
+                && err.contains("gtp:")
+                && err.contains("botzone:"),
             "{err}"
         );
         // Paths with a `/` before their `:` are paths, not schemes.
@@ -569,6 +644,86 @@ mod tests {
             p.start(&game, &setup, Side::First),
             Err(Fault::Load(why)) if why.contains("course-ABI library")
         ));
+    }
+
+    #[test]
+    fn gtp_and_botzone_players_parse_like_saiblo_ones() {
+        let s = PlayerSpec::parse(Path::new(
+            "gtp:/usr/games/gtp-rhino -l 3@REVERSI_MOVE_MS=50",
+        ))
+        .unwrap();
+        assert_eq!(
+            s,
+            PlayerSpec::Gtp {
+                command: vec!["/usr/games/gtp-rhino".into(), "-l".into(), "3".into()],
+                env: vec![("REVERSI_MOVE_MS".into(), "50".into())],
+            }
+        );
+        assert_eq!(s.base_name(), "gtp-rhino@MOVE_MS=50");
+        let reversi = GameKind::Reversi(Default::default());
+        assert_eq!(s.can_play(reversi), Ok(()));
+        assert!(
+            s.can_play(GameKind::Connect4)
+                .unwrap_err()
+                .contains("is a Reversi GTP engine")
+        );
+        let s = PlayerSpec::parse(Path::new("botzone:'my bot' --keep-running --mail=a@b")).unwrap();
+        assert_eq!(
+            s,
+            PlayerSpec::Botzone {
+                command: vec![
+                    "my bot".into(),
+                    "--keep-running".into(),
+                    "--mail=a@b".into()
+                ],
+                env: vec![],
+            }
+        );
+        assert_eq!(s.base_name(), "my bot");
+        assert_eq!(s.can_play(reversi), Ok(()));
+        assert!(
+            s.can_play(GameKind::Connect4)
+                .unwrap_err()
+                .contains("is a Reversi Botzone bot")
+        );
+        assert!(
+            PlayerSpec::parse(Path::new("botzone:no-such-program-xyz"))
+                .unwrap()
+                .check()
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn players_of_the_other_game_lose_by_load_saying_why() {
+        let settings = ProcessSettings {
+            exe: PathBuf::from("/nonexistent"),
+            memory_limit_mb: 0,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let log = Arc::new(LogSink::open(&dir.path().join("l.log"), 1 << 10).unwrap());
+        let gtp = PlayerSpec::parse(Path::new("gtp:sh -c true")).unwrap();
+        let game = Connect4;
+        let setup = game.setup(1);
+        match gtp
+            .open(&settings, log.clone())
+            .start(&game, &setup, Side::First)
+        {
+            Err(Fault::Load(why)) => assert!(why.contains("is a Reversi GTP engine"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        let saiblo = PlayerSpec::parse(Path::new("saiblo:sh -c true")).unwrap();
+        let game = Reversi::default();
+        let setup = game.setup(1);
+        match saiblo
+            .open_reversi(&settings, log)
+            .start(&game, &setup, Side::First)
+        {
+            Err(Fault::Load(why)) => {
+                assert!(why.contains("Reversi needs gtp: or botzone:"), "{why}")
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
