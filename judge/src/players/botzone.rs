@@ -16,26 +16,28 @@
 //!   MiB (0: none); `data` / `globaldata` are what the bot's previous answer in this game
 //!   gave (Botzone keeps `globaldata` across games too; the judge does not).
 //!
-//! The bot answers with its output: one JSON object `{"response":{"x":X,"y":Y}}` (fields
-//! `debug`, `data`, `globaldata` optional; `debug` goes to the player's log). The turn is
-//! over when the program exits, or when it prints the line
-//! `>>>BOTZONE_REQUEST_KEEP_RUNNING<<<` after its answer: then it is kept (paused with
-//! SIGSTOP until its next turn, as Botzone pauses it) and later turns write only the
-//! newest request, `{"x":X,"y":Y}` on one line. Output written while it waited, a second
-//! answer or anything after the line, is `garbage` at its next turn.
+//! The bot answers with its first line of output: one JSON object
+//! `{"response":{"x":X,"y":Y}}` (fields `debug`, `data`, `globaldata` optional; `debug`
+//! goes to the player's log). The turn is over when the program then exits, or prints the
+//! line `>>>BOTZONE_REQUEST_KEEP_RUNNING<<<`: then it is kept (paused with SIGSTOP until
+//! its next turn, as Botzone pauses it) and later turns write only the newest request,
+//! `{"x":X,"y":Y}` on one line. Output written while it waited (a second answer, anything
+//! after that line) is `garbage` at its next turn.
 //!
-//! Verdicts: output that is not one JSON object, or has no `response` of two integers, is
-//! `garbage`; the program dying by a signal or exiting with a non-zero status is `crash`
-//! (`early exit (exit status 0)` if it printed nothing); no answer within the move limit
-//! (start-up included, every turn in one-turn mode) is `timeout`; a program that cannot be
-//! started is `load`. The referee judges the move itself.
+//! Verdicts: a first line that is not one JSON object, or has no `response` of two
+//! integers, is `garbage`, and so is any other line before the program exits or asks to
+//! be kept; the program dying by a signal or exiting with a non-zero status is `crash`
+//! (`early exit (exit status 0)` if it printed nothing); no answer, or no exit or
+//! keep-running line after it, within the move limit (start-up included, every turn in
+//! one-turn mode) is `timeout`; a program that cannot be started is `load`. The referee
+//! judges the move itself.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::process::pipes::{FLOOD_BYTES, Failure, Pipes};
+use super::process::pipes::{Failure, Pipes};
 use super::process::{LogSink, ProcessSettings, Program};
 use super::{Answer, Fault, Player, program_fault};
 use crate::games::Side;
@@ -157,6 +159,7 @@ pub struct BotzonePlayer {
 }
 
 /// How a turn's output ended.
+#[derive(Clone, Copy)]
 enum End {
     /// The program exited; its output is all it wrote.
     Exited,
@@ -232,54 +235,56 @@ impl BotzonePlayer {
         })
     }
 
-    /// Reads the turn's output until the program exits or prints the keep-running line.
-    fn collect(pipes: &mut Pipes, deadline: Instant) -> Result<(String, End), Failure> {
-        let mut output = String::new();
+    /// The next non-empty line by `deadline`; at the end of output, a last line without
+    /// its line break, or `Ended`.
+    fn next_line(pipes: &mut Pipes, deadline: Instant) -> Result<String, Failure> {
         loop {
             match pipes.read_line(deadline) {
-                Ok(line) if line.trim() == KEEP_RUNNING => return Ok((output, End::KeepRunning)),
-                Ok(line) => {
-                    output.push_str(&line);
-                    output.push('\n');
-                    if output.len() > FLOOD_BYTES {
-                        return Err(Failure::Garbage(format!(
-                            "stdout flood: over {} KiB of output",
-                            FLOOD_BYTES >> 10
-                        )));
-                    }
+                Ok(line) if line.trim().is_empty() => continue,
+                Ok(line) => return Ok(line),
+                Err(Failure::Ended) if !pipes.inbox().iter().all(u8::is_ascii_whitespace) => {
+                    let line = String::from_utf8_lossy(pipes.inbox()).into_owned();
+                    pipes.consume(usize::MAX);
+                    return Ok(line);
                 }
-                Err(Failure::Ended) => {
-                    // A last line without its line break still counts.
-                    output.push_str(&String::from_utf8_lossy(pipes.inbox()));
-                    return Ok((output, End::Exited));
-                }
-                Err(other) => return Err(other),
+                Err(failure) => return Err(failure),
             }
         }
     }
 
-    /// Plays one turn: the move, or the fault.
+    /// Plays one turn: the move, or the fault. The answer is the first line of output
+    /// (Botzone's single-line JSON); the turn ends when the program then exits or prints
+    /// the keep-running line, and anything else it prints first is garbage.
     fn turn(&mut self, limit: Duration, start: Instant) -> Result<Move, Fault> {
+        let deadline = start + limit;
         let mut turn = self.ask(limit)?;
-        let (text, end) = match Self::collect(&mut turn.pipes, start + limit) {
-            Ok(done) => done,
-            Err(failure) => return Err(program_fault(&mut turn.program, failure)),
-        };
-        if let End::Exited = end {
-            if text.trim().is_empty() {
-                return Err(program_fault(&mut turn.program, Failure::Ended));
-            }
-            if let Ok(program) = &mut turn.program {
+        let output = Self::next_line(&mut turn.pipes, deadline).and_then(|line| {
+            parse_output(&line)
+                .map_err(Failure::Garbage)
+                .and_then(|output| match Self::next_line(&mut turn.pipes, deadline) {
+                    Ok(line) if line.trim() == KEEP_RUNNING => Ok((output, End::KeepRunning)),
+                    Ok(line) => Err(Failure::Garbage(format!(
+                        "output after its answer: {:?}",
+                        line.chars().take(64).collect::<String>()
+                    ))),
+                    Err(Failure::Ended) => Ok((output, End::Exited)),
+                    Err(failure) => Err(failure),
+                })
+        });
+        let (output, end) = output.map_err(|failure| program_fault(&mut turn.program, failure))?;
+        match (end, &mut turn.program) {
+            (End::Exited, Ok(program)) => {
                 let how = program.reap();
                 if how != "exit status 0" {
                     return Err(Fault::Crash(format!("{how} after writing its answer")));
                 }
             }
+            (End::KeepRunning, Ok(program)) => program.pause(),
+            (_, Err(_)) => {}
         }
-        let output = match parse_output(&text) {
-            Ok(output) => output,
-            Err(text) => return Err(program_fault(&mut turn.program, Failure::Garbage(text))),
-        };
+        if let End::KeepRunning = end {
+            self.running = Some(turn);
+        }
         if let Some(debug) = &output.debug {
             self.log
                 .drain(format!("botzone debug: {debug}\n").as_bytes());
@@ -289,12 +294,6 @@ impl BotzonePlayer {
         }
         if output.globaldata.is_some() {
             self.globaldata = output.globaldata;
-        }
-        if let End::KeepRunning = end {
-            if let Ok(program) = &mut turn.program {
-                program.pause();
-            }
-            self.running = Some(turn);
         }
         Ok(output.mv)
     }
