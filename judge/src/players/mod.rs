@@ -636,7 +636,9 @@ mod tests {
                 .contains("Saiblo program")
         );
         // Past the check, the roster's player fails to start with the same words.
-        let roster = Roster::new(vec![lib], vec![], ProcessSettings::current(0).unwrap());
+        let dir = tempfile::tempdir().unwrap();
+        let log = Arc::new(LogSink::open(&dir.path().join("x.log"), 1 << 10).unwrap());
+        let roster = Roster::new(vec![lib], vec![log], ProcessSettings::current(0).unwrap());
         let mut p = <Roster as Lineup<Reversi>>::open(&roster, 0);
         let game = Reversi::default();
         let setup = game.setup(1);
