@@ -283,3 +283,203 @@ fn a_gtp_engine_that_refuses_play_pass_plays_on() {
     assert_eq!(sent, expected);
     assert!(processes_under(dir.path()).is_empty());
 }
+
+/// The `reversi` program, built in release once for these tests into a target directory
+/// of their own (so the build never waits on the cargo running the tests).
+fn reversi_binary() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+            let target = root.join("target").join("judge-tests");
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let status = std::process::Command::new(cargo)
+                .args(["build", "--release", "-q", "-p", "reversi", "--target-dir"])
+                .arg(&target)
+                .current_dir(root)
+                .status()
+                .expect("run cargo build -p reversi");
+            assert!(status.success(), "building the reversi program failed");
+            target.join("release").join("reversi")
+        })
+        .clone()
+}
+
+fn games_of(dir: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// Every logged game is whole and legal under `rule` from its logged opening, and its
+/// result agrees with the discs.
+fn assert_logged_games_legal(dir: &Path, rule: Rule, count: usize) {
+    let game = Reversi { rule };
+    let games = games_of(dir);
+    assert_eq!(games.len(), count);
+    for g in &games {
+        let setup: gravity4_judge::games::reversi::Setup =
+            serde_json::from_value(g["board"].clone()).unwrap();
+        assert_eq!(setup.rule(), rule);
+        let mut position = game.start(&setup);
+        for mv in g["moves"].as_array().unwrap() {
+            let mv: Move = mv.as_str().unwrap().parse().unwrap();
+            assert!(game.is_legal(&position, mv), "{mv} illegal in {g}");
+            game.play(&mut position, mv);
+        }
+        let end = game
+            .end(&position)
+            .unwrap_or_else(|| panic!("unfinished: {g}"));
+        assert_eq!(g["termination"], "discs", "{g}");
+        let winner = match g["result"].as_str().unwrap() {
+            "1-0" => Some(Side::First),
+            "0-1" => Some(Side::Second),
+            _ => None,
+        };
+        assert_eq!(end.winner, winner, "{g}");
+    }
+}
+
+fn ok(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "judge failed: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_reversi_program_plays_gtp_against_botzone_under_both_rules() {
+    let r = reversi_binary();
+    let r = r.display();
+    for (rule, flag, keep) in [
+        (Rule::Standard, "", ""),
+        (Rule::NoAdjacent, " --rule no-adjacent", " --keep-running"),
+    ] {
+        let runs = tempfile::tempdir().unwrap();
+        let out_dir = runs.path().join("run");
+        let out = common::judge_leaving_nothing([
+            "match".to_string(),
+            "--game".into(),
+            "reversi".into(),
+            "--rule".into(),
+            rule.name().into(),
+            format!("gtp:{r} gtp{flag}@REVERSI_MOVE_MS=50"),
+            format!("botzone:{r} botzone{flag}{keep}@REVERSI_MOVE_MS=50"),
+            "--pairs".into(),
+            "2".into(),
+            "--seed".into(),
+            "5".into(),
+            "-q".into(),
+            "--out".into(),
+            out_dir.display().to_string(),
+        ]);
+        ok(&out);
+        assert_logged_games_legal(&out_dir, rule, 4);
+    }
+}
+
+#[test]
+fn misbehaving_programs_in_a_run_leave_nothing_behind() {
+    // A round-robin through the CLI: the file writer plays on, the others lose by their
+    // verdicts, and the working directory, TMPDIR (scratch directories) and the process
+    // table are clean afterwards.
+    let dir = programs();
+    let runs = tempfile::tempdir().unwrap();
+    let out_dir = runs.path().join("run");
+    let out = common::judge_leaving_nothing([
+        "round-robin".to_string(),
+        "--game".into(),
+        "reversi".into(),
+        fixture("gtp", dir.path(), "legal"),
+        fixture("keep", dir.path(), "writer"),
+        fixture("gtp", dir.path(), "crash"),
+        fixture("botzone", dir.path(), "hang"),
+        "--pairs".into(),
+        "1".into(),
+        "--move-limit-ms".into(),
+        "2000".into(),
+        "-q".into(),
+        "--out".into(),
+        out_dir.display().to_string(),
+    ]);
+    ok(&out);
+    assert!(processes_under(dir.path()).is_empty());
+    for g in games_of(&out_dir) {
+        let loser = match g["loser"].as_str() {
+            Some(side) => g[side].as_str().unwrap().to_string(),
+            None => String::new(),
+        };
+        match g["termination"].as_str().unwrap() {
+            "discs" => {}
+            "crash" => assert!(loser.contains("MODE=crash"), "{g}"),
+            "timeout" => assert!(loser.contains("MODE=hang"), "{g}"),
+            _ => panic!("unexpected verdict: {g}"),
+        }
+        // The crashing and the hanging program lose every game against a good one.
+        let names = [g["first"].as_str().unwrap(), g["second"].as_str().unwrap()];
+        let bad = |n: &str| n.contains("MODE=crash") || n.contains("MODE=hang");
+        for (n, other) in [(names[0], names[1]), (names[1], names[0])] {
+            if bad(n) && !bad(other) {
+                assert_eq!(loser, n, "{g}");
+            }
+        }
+    }
+    let summary = std::fs::read_to_string(out_dir.join("summary.json")).unwrap();
+    assert!(summary.contains("\"crash\""), "{summary}");
+    assert!(summary.contains("\"timeout\""), "{summary}");
+}
+
+#[test]
+fn reversi_programs_are_refused_for_connect4_before_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args([
+            "match",
+            "gtp:sh -c true",
+            "botzone:sh -c true",
+            "--pairs",
+            "1",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("is a Reversi GTP engine; Connect-4 needs course-ABI libraries or saiblo: programs (add --game reversi)"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_match_against_gtp_rhino() {
+    let rhino = Path::new("/usr/games/gtp-rhino");
+    if !rhino.exists() {
+        println!("skipped: /usr/games/gtp-rhino is not installed (apt-get install grhino)");
+        return;
+    }
+    let r = reversi_binary();
+    let runs = tempfile::tempdir().unwrap();
+    let out_dir = runs.path().join("run");
+    let out = common::judge_leaving_nothing([
+        "match".to_string(),
+        "--game".into(),
+        "reversi".into(),
+        format!("gtp:{} gtp@REVERSI_MOVE_MS=50", r.display()),
+        "gtp:/usr/games/gtp-rhino -l 1".into(),
+        "--pairs".into(),
+        "1".into(),
+        "--seed".into(),
+        "3".into(),
+        "-q".into(),
+        "--out".into(),
+        out_dir.display().to_string(),
+    ]);
+    ok(&out);
+    assert_logged_games_legal(&out_dir, Rule::Standard, 2);
+}
