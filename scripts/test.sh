@@ -40,5 +40,9 @@ if ! command -v parallel >/dev/null; then
     install_or_explain "the judge's GNU parallel shard recipe test" parallel
 fi
 
+if [ ! -x /usr/games/gtp-rhino ] && command -v apt-get >/dev/null; then
+    install_or_explain "the judge's match against Debian's GTP Othello engine gtp-rhino" grhino
+fi
+
 cargo test --workspace --release
 cargo test --release --manifest-path ladder/Cargo.toml --target-dir target/ladder-build

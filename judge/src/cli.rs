@@ -21,6 +21,13 @@ use gravity4_judge::schedule::Shard;
 /// length, then ASCII `x y`). `saiblo-lines:` sends `top` and each board row on lines of
 /// their own, `saiblo-last:` only `lastX lastY`.
 ///
+/// Reversi players (`--game reversi`): `gtp:CMD ARGS...` is an engine speaking GTP (one
+/// process per game, or kept with `--reuse-process`; `boardsize 8`, `clear_board`, the
+/// opening as `play` commands, then `play` / `genmove` per move); `botzone:CMD ARGS...` is
+/// a bot speaking Botzone's JSON protocol (a process per turn fed the whole history, or
+/// kept running after it prints `>>>BOTZONE_REQUEST_KEEP_RUNNING<<<`). The judge does not
+/// tell programs the rule: put `--rule no-adjacent` in their commands too.
+///
 /// Any player may carry environment variables for its own process: `PLAYER@KEY=VALUE[,...]`,
 /// e.g. `libgravity4.so@GRAVITY4_PROFILE=classic` plays the same file as another
 /// configuration (named `libgravity4@PROFILE=classic`); for programs the text after the
@@ -66,8 +73,9 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     /// First player (moves first in the first game of every pair): `LIB.so`,
-    /// `saiblo:CMD ARGS...` (also `saiblo-lines:`, `saiblo-last:`), each with an optional
-    /// `@KEY=VALUE,...` environment.
+    /// `saiblo:CMD ARGS...` (also `saiblo-lines:`, `saiblo-last:`), or for Reversi
+    /// `gtp:CMD ARGS...` / `botzone:CMD ARGS...`, each with an optional `@KEY=VALUE,...`
+    /// environment.
     pub a: PathBuf,
     /// Second player, in the same forms.
     pub b: PathBuf,
@@ -83,7 +91,8 @@ pub struct MatchArgs {
 #[derive(Debug, Args)]
 pub struct RoundRobinArgs {
     /// Players (at least two): `LIB.so`, `saiblo:CMD ARGS...` (also `saiblo-lines:`,
-    /// `saiblo-last:`), each with an optional `@KEY=VALUE,...` environment.
+    /// `saiblo-last:`), or for Reversi `gtp:CMD ARGS...` / `botzone:CMD ARGS...`, each with
+    /// an optional `@KEY=VALUE,...` environment.
     #[arg(required = true, num_args = 2..)]
     pub libs: Vec<PathBuf>,
     #[command(flatten)]
@@ -94,7 +103,8 @@ pub struct RoundRobinArgs {
 #[derive(Debug, Args)]
 pub struct GauntletArgs {
     /// The player under test: `LIB.so` or `saiblo:CMD ARGS...` (also `saiblo-lines:`,
-    /// `saiblo-last:`), with an optional `@KEY=VALUE,...` environment.
+    /// `saiblo-last:`), or for Reversi `gtp:CMD ARGS...` / `botzone:CMD ARGS...`, with an
+    /// optional `@KEY=VALUE,...` environment.
     pub lib: PathBuf,
     /// Opponents: players, or directories (every *.so, numbered files in numeric order).
     #[arg(long, required = true, num_args = 1..)]
@@ -106,8 +116,8 @@ pub struct GauntletArgs {
 /// `judge play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The player to play against (`LIB.so`, `saiblo:CMD ARGS...`, each with an optional
-    /// `@KEY=VALUE,...`).
+    /// The player to play against (`LIB.so`, `saiblo:CMD ARGS...`, for Reversi `gtp:CMD
+    /// ARGS...` or `botzone:CMD ARGS...`, each with an optional `@KEY=VALUE,...`).
     pub lib: PathBuf,
     #[command(flatten)]
     pub game: GameArgs,
@@ -217,8 +227,9 @@ pub struct Common {
     #[arg(long, default_value_t = 1024)]
     pub memory_limit_mb: u64,
     /// Keep one process per library per worker across games, like the course's runner
-    /// (globals persist between games); default is a fresh process per game. Programs
-    /// always run one process per game, as on Saiblo.
+    /// (globals persist between games); default is a fresh process per game. GTP engines
+    /// are kept the same way while they stay in step; Saiblo and Botzone programs always
+    /// run one process per game, as on their platforms.
     #[arg(long)]
     pub reuse_process: bool,
     /// Run directory (default: a fresh timestamped directory under runs/).
