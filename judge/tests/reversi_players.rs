@@ -483,3 +483,41 @@ fn a_match_against_gtp_rhino() {
     ok(&out);
     assert_logged_games_legal(&out_dir, Rule::Standard, 2);
 }
+
+#[test]
+fn gtp_engines_are_kept_across_games_with_reuse_process() {
+    // The fixture logs every command it reads: with --reuse-process one process (one
+    // `quit`) plays all 4 games, each set up anew; without it, one process per game.
+    let dir = programs();
+    for (reuse, quits) in [(true, 1), (false, 4)] {
+        let runs = tempfile::tempdir().unwrap();
+        let out_dir = runs.path().join("run");
+        let mut args = vec![
+            "match".to_string(),
+            "--game".into(),
+            "reversi".into(),
+            fixture("gtp", dir.path(), "legal"),
+            fixture("gtp", dir.path(), "writer"),
+            "--pairs".into(),
+            "2".into(),
+            "--concurrency".into(),
+            "1".into(),
+            "-q".into(),
+            "--out".into(),
+            out_dir.display().to_string(),
+        ];
+        if reuse {
+            args.push("--reuse-process".into());
+        }
+        ok(&common::judge_leaving_nothing(&args));
+        assert_logged_games_legal(&out_dir, Rule::Standard, 4);
+        for name in ["gtp_bot@MODE=legal", "gtp_bot@MODE=writer"] {
+            let log =
+                std::fs::read_to_string(out_dir.join("logs").join(format!("{name}.log"))).unwrap();
+            let count = |what: &str| log.lines().filter(|l| *l == what).count();
+            assert_eq!(count("got: boardsize 8"), 4, "{name}: {log}");
+            assert_eq!(count("got: quit"), quits, "{name} reuse={reuse}");
+        }
+    }
+    assert!(processes_under(dir.path()).is_empty());
+}
