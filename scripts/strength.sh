@@ -36,6 +36,10 @@
 #                               names the run) vs d600866's default at 2000 ms, 100 boards,
 #                               seed 2201, one game at a time; RESUME=1 continues the run
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
+#   scripts/strength.sh reversi  Reversi: default (strong) vs classic at 5000 ms, 50 paired
+#                               openings, RULE=standard|no-adjacent, seed 2111; RESUME=1
+#   scripts/strength.sh reversi-rhino  Reversi: default vs gtp-rhino -l RHINO_LEVEL (4) with
+#                               our budget REVERSI_MOVE_MS (1000), 10 pairs, seed 2121
 #   scripts/strength.sh ladder  default vs every rung of target/ladder (run
 #                               scripts/build-ladder.sh first) at GRAVITY4_MOVE_MS
 #                               (default 2000); LADDER_RUNGS="10" plays only rung 10
@@ -209,8 +213,39 @@ ladder)
     "$JUDGE" gauntlet "$LIB" --vs "${vs[@]}" --pairs "${LADDER_PAIRS:-2}" --seed "$SEED" \
         --out "$OUT/$name" -q "${CONCURRENCY[@]}"
     ;;
+reversi)
+    # Issue 21's measure: Reversi's default engine against the classic one at the course's
+    # 5 s a move (REVERSI_MOVE_MS), 50 paired openings (100 games) under RULE (standard or
+    # no-adjacent), both as GTP engines, one game at a time; RESUME=1 continues the run.
+    rule=${RULE:-standard} ms=${REVERSI_MOVE_MS:-5000}
+    cargo build --release -q -p reversi
+    mkdir -p "$OUT/libs" && cp target/release/reversi "$OUT/libs/reversi-$rule"
+    engine="$OUT/libs/reversi-$rule gtp --rule $rule --move-ms $ms"
+    dir=$OUT/reversi-$rule-$ms
+    if [ "${RESUME:-0}" = 1 ] && [ -d "$dir" ]; then where=(--resume "$dir"); else
+        rm -rf "$dir" && where=(--out "$dir")
+    fi
+    one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
+    "$JUDGE" match --game reversi --rule "$rule" "gtp:$engine@REVERSI_PROFILE=strong" \
+        "gtp:$engine@REVERSI_PROFILE=classic" --pairs "${REVERSI_PAIRS:-50}" --seed 2111 -q \
+        "${one[@]}" "${where[@]}"
+    ;;
+reversi-rhino)
+    # Our default Reversi engine against Debian's gtp-rhino (package grhino) at level
+    # RHINO_LEVEL (default 4), standard rules, both over GTP; REVERSI_MOVE_MS (default 1000)
+    # is our budget: set it to gtp-rhino's mean time per move from an earlier run's
+    # report for a match at equal time.
+    ms=${REVERSI_MOVE_MS:-1000} level=${RHINO_LEVEL:-4}
+    cargo build --release -q -p reversi
+    mkdir -p "$OUT/libs" && cp target/release/reversi "$OUT/libs/reversi"
+    dir=$OUT/reversi-rhino-l$level-$ms
+    rm -rf "$dir"
+    "$JUDGE" match --game reversi "gtp:$OUT/libs/reversi gtp --move-ms $ms" \
+        "gtp:/usr/games/gtp-rhino -l $level" --pairs "${RHINO_PAIRS:-10}" --seed 2121 -q \
+        --out "$dir" "${CONCURRENCY[@]}"
+    ;;
 *)
-    echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|vs-d600866|full|ladder" >&2
+    echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
     exit 2
     ;;
 esac
