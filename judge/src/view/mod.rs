@@ -10,6 +10,7 @@
 pub mod play;
 pub mod replay;
 mod term;
+mod versus;
 
 use crate::games::connect4::{BoardSpec, Connect4, Point};
 use crate::games::reversi::{self, Reversi};

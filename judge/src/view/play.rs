@@ -6,55 +6,23 @@
 //! a games.jsonl in the tournaments' schema, so `judge replay` reads it.
 
 use std::cell::RefCell;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
-use rand::{Rng, SeedableRng, rngs::StdRng};
+use anyhow::Result;
 
 use super::term::{self, Key, Term};
+use super::versus::{self, DEFAULT_SAVE, Opponent, Sitting};
 use super::{Shown, Typed};
-use crate::games::connect4::{BoardSpec, Connect4};
-use crate::games::reversi::Reversi;
-use crate::games::{Cell, Game, GameKind, Side, Termination};
-use crate::players::{Answer, Fault, Lineup, LogSink, Player, ProcessSettings, Roster};
-use crate::record::{GameLog, GameRecord, GameResult, course_code, round_ms};
-use crate::referee::{self, Outcome};
-use crate::schedule;
+use crate::games::{Cell, Game, Side, Termination};
+use crate::players::{Answer, Fault, Lineup, LogSink, Player, Roster};
+use crate::referee;
 
-/// Where a game is saved when the person asks at the end (a run directory of its own,
-/// so `judge replay runs/play/games.jsonl` finds it).
-const DEFAULT_SAVE: &str = "runs/play/games.jsonl";
+pub use super::versus::PlayOptions;
+
 /// How long to wait for the library's telemetry line after its move arrives: it writes
 /// the line before returning, but the judge drains the pipe on another thread.
 const TELEMETRY_WAIT: Duration = Duration::from_millis(150);
-/// The name the person plays under in the game log.
-const HUMAN: &str = "human";
-
-/// What `judge play` is asked to do.
-#[derive(Debug, Clone)]
-pub struct PlayOptions {
-    /// The game (`--game`, `--rule`).
-    pub game: GameKind,
-    /// The library to play against (`LIB.so` or `LIB.so@KEY=VALUE,...`).
-    pub lib: PathBuf,
-    /// Let the library move first.
-    pub ai_first: bool,
-    /// Board size `MxN` (each 4..=12; default: drawn from the seed). Connect-4 only.
-    pub size: Option<String>,
-    /// The blocked cell `X,Y`, row 0 on top (default: drawn from the seed). Connect-4 only.
-    pub blocked: Option<String>,
-    /// Seed for the board draw (default: random, printed).
-    pub seed: Option<u64>,
-    /// Wall-clock limit per library move, ms.
-    pub move_limit_ms: u64,
-    /// Address-space limit of the library's process, MiB (0: none).
-    pub memory_limit_mb: u64,
-    /// Append the finished game to this games.jsonl without asking.
-    pub save: Option<PathBuf>,
-}
-
 /// What both players draw from: the terminal and the state of the screen.
 struct Screen {
     term: Term,
@@ -264,74 +232,20 @@ fn describe_telemetry(line: &str) -> String {
     out
 }
 
-/// Parses `MxN` (rows by columns).
-fn parse_size(text: &str) -> Result<(i32, i32)> {
-    let (m, n) = text
-        .split_once(['x', 'X', ','])
-        .with_context(|| format!("--size {text:?}: expected ROWSxCOLUMNS, e.g. 9x12"))?;
-    let parse = |s: &str| {
-        s.trim()
-            .parse::<i32>()
-            .ok()
-            .filter(|v| (4..=12).contains(v))
-    };
-    match (parse(m), parse(n)) {
-        (Some(m), Some(n)) => Ok((m, n)),
-        _ => bail!("--size {text:?}: rows and columns must each be 4..=12"),
-    }
-}
-
-/// Picks the board: drawn from the seed like a tournament's board 0, then `--size` and
-/// `--blocked` override (a new size without `--blocked` redraws the blocked cell).
-fn choose_board(args: &PlayOptions, seed: u64) -> Result<(BoardSpec, u64)> {
-    let (mut spec, board_seed) = schedule::board(&Connect4, seed, 0);
-    if let Some(size) = &args.size {
-        (spec.m, spec.n) = parse_size(size)?;
-        let mut rng = StdRng::seed_from_u64(board_seed);
-        spec.no_x = rng.random_range(0..spec.m);
-        spec.no_y = rng.random_range(0..spec.n);
-    }
-    if let Some(text) = &args.blocked {
-        let cell = text.split_once(',').and_then(|(x, y)| {
-            Some((x.trim().parse::<i32>().ok()?, y.trim().parse::<i32>().ok()?))
-        });
-        match cell {
-            Some((x, y)) if (0..spec.m).contains(&x) && (0..spec.n).contains(&y) => {
-                (spec.no_x, spec.no_y) = (x, y);
-            }
-            _ => bail!(
-                "--blocked {text:?}: expected ROW,COLUMN inside the {}x{} board (row 0 is the top)",
-                spec.m,
-                spec.n
-            ),
-        }
-    }
-    Ok((spec, board_seed))
-}
-
 /// `judge play`.
 pub fn run(args: &PlayOptions) -> Result<()> {
-    let seed = args.seed.unwrap_or_else(|| {
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
-        t.as_nanos() as u64 ^ u64::from(std::process::id()) << 32
-    });
-    match args.game {
-        GameKind::Connect4 => {
-            let (spec, board_seed) = choose_board(args, seed)?;
-            play_game(&Connect4, args, seed, spec, board_seed)
-        }
-        GameKind::Reversi(rule) => {
-            if args.size.is_some() || args.blocked.is_some() {
-                bail!(
-                    "--size and --blocked shape a Connect-4 board; Reversi is 8x8 from an opening drawn from --seed"
-                );
-            }
-            let game = Reversi { rule };
-            let (setup, board_seed) = schedule::board(&game, seed, 0);
-            play_game(&game, args, seed, setup, board_seed)
-        }
+    versus::sit_down(args, Terminal(args))
+}
+
+/// The person at the terminal.
+struct Terminal<'a>(&'a PlayOptions);
+
+impl Sitting for Terminal<'_> {
+    fn sit<G: Shown>(self, game: &G, spec: G::Setup, seed: u64, board_seed: u64) -> Result<()>
+    where
+        Roster: Lineup<G>,
+    {
+        play_game(game, self.0, seed, spec, board_seed)
     }
 }
 
@@ -346,36 +260,14 @@ fn play_game<G: Shown>(
 where
     Roster: Lineup<G>,
 {
-    let mut entrant = schedule::entrants(std::slice::from_ref(&args.lib))?.remove(0);
-    if let Err(why) = entrant
-        .spec
-        .check()
-        .and_then(|()| entrant.spec.can_play(game.kind()))
-    {
-        anyhow::bail!("player {}: {why}", args.lib.display());
-    }
-    // Ask the library for its per-move telemetry line, unless the player sets it.
-    entrant.spec.set_default_env("GRAVITY4_LOG", "1");
-    crate::players::sweep_stale_scratch();
-    let log_dir = tempfile::tempdir().context("creating a directory for the player's log")?;
-    let log = Arc::new(LogSink::open(&log_dir.path().join("ai.log"), 1 << 20)?);
-    let settings =
-        ProcessSettings::current(args.memory_limit_mb).context("locating the judge executable")?;
+    let opponent = Opponent::new(&args.lib, game.kind(), args.memory_limit_mb)?;
     let ai_side = if args.ai_first {
         Side::First
     } else {
         Side::Second
     };
     let human = ai_side.other();
-    let roster = Roster::new(vec![entrant.spec.clone()], vec![log.clone()], settings);
-    let mut library = Lineup::<G>::open(&roster, 0);
-    library.start(game, &spec, ai_side).map_err(|why| {
-        anyhow::anyhow!(
-            "{} cannot play: {}",
-            entrant.spec.file().display(),
-            why.detail().unwrap_or_default()
-        )
-    })?;
+    let library = opponent.start(game, &spec, ai_side)?;
 
     let term = Term::open();
     let color = term.color;
@@ -383,7 +275,7 @@ where
         "judge play: you {} ({}) against {} {}\n{}, seed {seed}\n\n",
         term::stone_label(color, Cell::of(human), G::STONES),
         if args.ai_first { "second" } else { "first" },
-        entrant.name,
+        opponent.name,
         term::stone_label(color, Cell::of(ai_side), G::STONES),
         game.setup_line(&spec),
     );
@@ -391,7 +283,7 @@ where
         term,
         header,
         human,
-        ai_name: entrant.name.clone(),
+        ai_name: opponent.name.clone(),
         status: String::new(),
         quit: false,
     });
@@ -406,7 +298,7 @@ where
             screen: &screen,
             last: &last,
             player: library,
-            log,
+            log: opponent.log().clone(),
             expect_telemetry: true,
         };
         if args.ai_first {
@@ -447,48 +339,14 @@ where
         screen.term.show(&out);
         return Ok(());
     }
-    out.push_str(&result_text(
+    out.push_str(&versus::result_text(
         &outcome,
         screen.human,
-        &entrant.name,
+        &opponent.name,
         args.move_limit_ms,
     ));
     out.push('\n');
-    let (first, second) = if args.ai_first {
-        (
-            (entrant.name.clone(), entrant.path.clone()),
-            (HUMAN.to_string(), HUMAN.into()),
-        )
-    } else {
-        (
-            (HUMAN.to_string(), HUMAN.into()),
-            (entrant.name.clone(), entrant.path.clone()),
-        )
-    };
-    let loser = outcome.winner.map(Side::other);
-    let record = GameRecord {
-        id: String::new(),
-        pairing: 0,
-        pair: 0,
-        game: u8::from(args.ai_first),
-        first: first.0,
-        second: second.0,
-        first_path: first.1,
-        second_path: second.1,
-        result: GameResult::of(outcome.winner),
-        termination: outcome.termination,
-        course_code: course_code(outcome.termination, loser, outcome.detail.as_deref()),
-        loser,
-        detail: outcome.detail.clone(),
-        illegal_point: outcome.illegal_point,
-        board: spec,
-        moves: outcome.moves.clone(),
-        move_ms: outcome.move_ms.iter().map(|&ms| round_ms(ms)).collect(),
-        cpu_ms: outcome.cpu_ms.iter().map(|c| c.map(round_ms)).collect(),
-        seed,
-        board_seed,
-        margin: outcome.margin,
-    };
+    let record = versus::record(&outcome, spec, human, &opponent, seed, board_seed);
     let save = match &args.save {
         Some(path) => Some(path.clone()),
         None if screen.term.raw() => {
@@ -502,55 +360,12 @@ where
         None => None,
     };
     if let Some(path) = save {
-        let index = save_game::<G>(&path, record)?;
-        out.push_str(&format!(
-            "Saved as game {index} of {} (judge replay {} --game {index}).\n",
-            path.display(),
-            path.display()
-        ));
+        let index = versus::save_game::<G>(&path, record)?;
+        out.push_str(&versus::saved_text(&path, index));
+        out.push('\n');
     }
     screen.term.show(&out);
     Ok(())
-}
-
-/// The last line of the game: who won and why.
-fn result_text<G: Game>(o: &Outcome<G>, human: Side, ai: &str, limit_ms: u64) -> String {
-    let Some(winner) = o.winner else {
-        return match o.termination {
-            Termination::Discs => "Draw: equal discs.".into(),
-            _ => "Tie: the board is full.".into(),
-        };
-    };
-    let you_won = winner == human;
-    let by = o.margin.unwrap_or(0);
-    match (o.termination, you_won) {
-        (Termination::Four, true) => "You win: four in a row!".into(),
-        (Termination::Four, false) => format!("{ai} wins: four in a row."),
-        (Termination::Discs, true) => format!("You win by {by} discs!"),
-        (Termination::Discs, false) => format!("{ai} wins by {by} discs."),
-        (t, _) => {
-            let why = match (t, &o.detail) {
-                (Termination::Timeout, _) => format!("no answer within {limit_ms} ms"),
-                (Termination::Null, _) => "getPoint returned NULL".into(),
-                (_, Some(d)) => d.clone(),
-                (_, None) => String::new(),
-            };
-            format!("{ai} loses by {} ({why}): you win.", t.name())
-        }
-    }
-}
-
-/// Appends the game to `path` (creating its directory) as the next game of the file;
-/// returns its line number, which `judge replay --game` takes.
-fn save_game<G: Game>(path: &Path, mut record: GameRecord<G>) -> Result<usize> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    let index = crate::record::read::<G>(path)?.len();
-    record.pair = index as u32;
-    record.id = schedule::game_id(0, record.pair, record.game);
-    GameLog::open(path)?.append(&record)?;
-    Ok(index)
 }
 
 #[cfg(test)]
@@ -565,33 +380,5 @@ mod tests {
             " · 10423 iterations · win-rate 47.1%"
         );
         assert_eq!(describe_telemetry("gravity4: nothing"), "");
-    }
-
-    #[test]
-    fn sizes_and_blocked_cells_are_checked() {
-        assert_eq!(parse_size("9x12").unwrap(), (9, 12));
-        assert!(parse_size("3x9").is_err());
-        assert!(parse_size("9").is_err());
-        let args = |size: Option<&str>, blocked: Option<&str>| PlayOptions {
-            game: GameKind::Connect4,
-            lib: "x.so".into(),
-            ai_first: false,
-            size: size.map(Into::into),
-            blocked: blocked.map(Into::into),
-            seed: None,
-            move_limit_ms: 3000,
-            memory_limit_mb: 0,
-            save: None,
-        };
-        let (spec, _) = choose_board(&args(Some("6x7"), Some("5,0")), 1).unwrap();
-        assert_eq!((spec.m, spec.n, spec.no_x, spec.no_y), (6, 7, 5, 0));
-        let (spec, _) = choose_board(&args(Some("6x7"), None), 1).unwrap();
-        assert!(spec.no_x < 6 && spec.no_y < 7);
-        assert!(choose_board(&args(Some("6x7"), Some("6,0")), 1).is_err());
-        // Without options the board is the tournaments' board 0 of the seed.
-        assert_eq!(
-            choose_board(&args(None, None), 7).unwrap(),
-            schedule::board(&Connect4, 7, 0)
-        );
     }
 }
