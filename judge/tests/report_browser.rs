@@ -6,70 +6,10 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use common::{autotest_json, chromium, dump_dom};
 use serde_json::Value;
 
 mod common;
-
-/// The Chromium binary: `$CHROMIUM`, or Debian's `chromium` on the PATH.
-fn chromium() -> PathBuf {
-    if let Some(p) = std::env::var_os("CHROMIUM") {
-        return p.into();
-    }
-    std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
-        .map(|d| d.join("chromium"))
-        .find(|p| p.is_file())
-        .expect(
-            "this test needs headless Chromium: install Debian's package \
-             (apt-get install -y chromium; .ci/run does) or set CHROMIUM=/path/to/chromium",
-        )
-}
-
-/// Loads `url` in headless Chromium and returns the DOM after the page's script ran.
-fn dump_dom(url: &str) -> String {
-    let profile = tempfile::tempdir().unwrap();
-    let out = Command::new(chromium())
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--virtual-time-budget=5000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg("--dump-dom")
-        .arg(url)
-        .output()
-        .expect("run chromium");
-    assert!(
-        out.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// The text of `<pre id="autotest" ...>` in a DOM dump, unescaped.
-fn autotest_json(dom: &str) -> Value {
-    let start = dom
-        .find("<pre id=\"autotest\"")
-        .expect("no #autotest element");
-    let body = &dom[start..];
-    let body = &body[body.find('>').unwrap() + 1..body.find("</pre>").unwrap()];
-    assert!(!body.is_empty(), "the page did not run its autotest");
-    let text = body
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&nbsp;", "\u{a0}")
-        .replace("&amp;", "&");
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad autotest JSON {e}: {text}"))
-}
 
 /// The board after `k` moves as text rows (`X` first mover, `O` second, `#` blocked),
 /// by the plainest reading of the rules: a stone falls to the lowest empty cell of its
@@ -179,7 +119,7 @@ fn report_replays_a_game_in_headless_chromium() {
         dir.join("report.html").display(),
         game["id"].as_str().unwrap()
     );
-    let shown = autotest_json(&dump_dom(&url));
+    let shown = autotest_json(&dump_dom(&url, 5000));
     let steps = shown["steps"].as_array().unwrap();
     // next x5, back x1 -> 4; right arrow x2 -> 6; End button -> total; Home key -> 0.
     for (step, k) in steps.iter().zip([4, 6, total, 0]) {

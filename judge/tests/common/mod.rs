@@ -1,5 +1,6 @@
-//! Helpers the judge's integration tests share: fixture libraries compiled with `cc`, and
-//! the judge run from empty directories that must still be empty when it is done.
+//! Helpers the judge's integration tests share: fixture libraries compiled with `cc`, the
+//! judge run from empty directories that must still be empty when it is done, and pages
+//! run in headless Chromium.
 
 // Each test crate uses the part it needs.
 #![allow(dead_code)]
@@ -55,4 +56,66 @@ pub fn judge_leaving_nothing<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>)
         left(tmp.path())
     );
     out
+}
+
+/// The Chromium binary: `$CHROMIUM`, or Debian's `chromium` on the PATH.
+pub fn chromium() -> PathBuf {
+    if let Some(p) = std::env::var_os("CHROMIUM") {
+        return p.into();
+    }
+    std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .map(|d| d.join("chromium"))
+        .find(|p| p.is_file())
+        .expect(
+            "this test needs headless Chromium: install Debian's package \
+             (apt-get install -y chromium; .ci/run does) or set CHROMIUM=/path/to/chromium",
+        )
+}
+
+/// Loads `url` in headless Chromium and returns the DOM after the page's script ran for
+/// `budget_ms` of virtual time (which stands still while the page waits on the network).
+pub fn dump_dom(url: &str, budget_ms: u32) -> String {
+    let profile = tempfile::tempdir().unwrap();
+    let out = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!("--virtual-time-budget={budget_ms}"))
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(url)
+        .output()
+        .expect("run chromium");
+    assert!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The text of `<pre id="autotest" ...>` in a DOM dump, unescaped, as JSON.
+pub fn autotest_json(dom: &str) -> serde_json::Value {
+    let start = dom
+        .find("<pre id=\"autotest\"")
+        .expect("no #autotest element");
+    let body = &dom[start..];
+    let body = &body[body.find('>').unwrap() + 1..body.find("</pre>").unwrap()];
+    assert!(!body.is_empty(), "the page did not run its autotest");
+    let text = body
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad autotest JSON {e}: {text}"))
 }
