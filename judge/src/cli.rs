@@ -50,7 +50,8 @@ pub enum Command {
     /// One player against a pool (directories expand to their *.so files).
     Gauntlet(GauntletArgs),
     /// Play against a library or program in the terminal (Connect-4: columns by key;
-    /// Reversi: squares like d3; q quits).
+    /// Reversi: squares like d3; q quits), or with --web on a page in the browser (served
+    /// on 127.0.0.1).
     Play(PlayArgs),
     /// Step through a recorded game in the terminal (n/p or arrows, q quits).
     Replay(ReplayArgs),
@@ -146,6 +147,18 @@ pub struct PlayArgs {
     /// end, in a terminal, whether to save it to runs/play/games.jsonl).
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Play on a page in the browser instead of the terminal: serves it on 127.0.0.1 and
+    /// prints its URL; the page shows the legal moves, the last move, each AI move's time,
+    /// the AI's total time and the result, and starts new games (colours swapped or
+    /// not). With --save, every finished game is appended to FILE; without, none is kept.
+    #[arg(long)]
+    pub web: bool,
+    /// With --web: the port on 127.0.0.1 (0: any free port).
+    #[arg(long, default_value_t = 0, requires = "web")]
+    pub port: u16,
+    /// With --web: also try to open the page with xdg-open.
+    #[arg(long, requires = "web")]
+    pub open: bool,
 }
 
 /// `judge replay`.

@@ -9,7 +9,7 @@ use gravity4_judge::games::GameKind;
 use gravity4_judge::players::{self, HostSettings};
 use gravity4_judge::schedule::{self, Mode};
 use gravity4_judge::stats;
-use gravity4_judge::view::{play, replay};
+use gravity4_judge::view::{play, replay, web};
 
 fn main() -> std::process::ExitCode {
     let cli = cli::Cli::parse();
@@ -50,7 +50,7 @@ fn run(cli: cli::Cli) -> Result<()> {
         }
         cli::Command::Play(args) => {
             let game = game_kind(&args.game)?;
-            play::run(&play::PlayOptions {
+            let options = play::PlayOptions {
                 game,
                 lib: args.lib,
                 ai_first: args.ai_first,
@@ -62,7 +62,16 @@ fn run(cli: cli::Cli) -> Result<()> {
                     .unwrap_or_else(|| game.default_move_limit_ms()),
                 memory_limit_mb: args.memory_limit_mb,
                 save: args.save,
-            })
+            };
+            if args.web {
+                let web = web::WebOptions {
+                    port: args.port,
+                    open: args.open,
+                };
+                web::run(&options, &web)
+            } else {
+                play::run(&options)
+            }
         }
         cli::Command::Replay(args) => replay::run(&replay::ReplayOptions {
             log: args.log,

@@ -1,6 +1,7 @@
-//! Views of games for people: `judge play` (a person against a library, in the
-//! terminal) and `judge replay` (step through a logged game), drawn by `term`
-//! (crossterm for raw keys, ANSI colours).
+//! Views of games for people: `judge play` (a person against an AI, in the terminal,
+//! drawn by `term` with crossterm for raw keys and ANSI colours, or in the browser with
+//! `--web`, served by `web`), and `judge replay` (step through a logged game). What both
+//! boards to play on share is `versus`.
 //!
 //! Views sit at the end of the judge's data flow: they take plain options and read game
 //! logs, draw the [`Grid`](crate::games::Grid) a game gives them, and play through the
@@ -11,6 +12,7 @@ pub mod play;
 pub mod replay;
 mod term;
 mod versus;
+pub mod web;
 
 use crate::games::connect4::{BoardSpec, Connect4, Point};
 use crate::games::reversi::{self, Reversi};
