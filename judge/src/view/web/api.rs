@@ -151,8 +151,9 @@ mod tests {
     use std::sync::mpsc;
 
     use super::*;
-    use crate::games::Side;
     use crate::games::connect4::{BoardSpec, Connect4, Point};
+    use crate::games::reversi::{Move, Reversi};
+    use crate::games::{Game, Side};
     use crate::players::{Answer, Fault, Player};
     use crate::referee;
     use crate::view::web::live::{Person, Watched};
@@ -171,37 +172,49 @@ mod tests {
         (t, rx)
     }
 
-    fn get(t: &Table<Connect4>, url: &str) -> (u16, Value) {
+    fn get<G: Shown>(t: &Table<G>, url: &str) -> (u16, Value) {
         let (r, c) = handle(t, "GET", url, "");
         assert!(c.is_none());
         assert_eq!(r.content_type, "application/json");
         (r.status, serde_json::from_str(&r.body).unwrap())
     }
 
-    fn post(t: &Table<Connect4>, path: &str, body: &str) -> (u16, Value, Option<Command<Point>>) {
+    fn post<G: Shown>(
+        t: &Table<G>,
+        path: &str,
+        body: &str,
+    ) -> (u16, Value, Option<Command<G::Move>>) {
         let (r, c) = handle(t, "POST", path, body);
         (r.status, serde_json::from_str(&r.body).unwrap(), c)
     }
 
-    /// Plays the leftmost legal column, taking `ms` per move.
-    struct Leftmost(f64);
+    /// Sends `Quit` when dropped: a failed assertion then ends the game loop rather than
+    /// leaving the thread scope waiting for it forever.
+    struct Leave<'a, G: Shown>(&'a Table<G>);
 
-    impl Player<Connect4> for Leftmost {
-        fn start(&mut self, _: &Connect4, _: &BoardSpec, _: Side) -> Result<(), Fault> {
+    impl<G: Shown> Drop for Leave<'_, G> {
+        fn drop(&mut self) {
+            self.0.send(Command::Quit);
+        }
+    }
+
+    /// Plays the first of the game's legal moves (Connect-4: the leftmost column; Reversi:
+    /// the first square in reading order, or the pass), taking `ms` per move.
+    struct FirstLegal(f64);
+
+    impl<G: Game> Player<G> for FirstLegal {
+        fn start(&mut self, _: &G, _: &G::Setup, _: Side) -> Result<(), Fault> {
             Ok(())
         }
         fn next_move(
             &mut self,
-            _: &Connect4,
-            p: &crate::games::connect4::Position,
-            _: Option<Point>,
+            game: &G,
+            p: &G::Position,
+            _: Option<G::Move>,
             _: Duration,
-        ) -> Answer<Point> {
-            let y = (0..p.spec().n)
-                .find(|&y| p.drop_point(y).is_some())
-                .unwrap();
+        ) -> Answer<G::Move> {
             Answer {
-                reply: Ok(p.drop_point(y).unwrap()),
+                reply: Ok(game.legal_moves(p)[0]),
                 wall_ms: self.0,
                 cpu_ms: None,
             }
@@ -259,7 +272,7 @@ mod tests {
                     commands: &rx,
                     left_for: None,
                 };
-                let mut ai = Leftmost(2.5);
+                let mut ai = FirstLegal(2.5);
                 let mut you = Watched {
                     player: &mut person,
                     table: t,
@@ -279,6 +292,7 @@ mod tests {
                 t.finish(&outcome, None);
                 outcome
             });
+            let _leave = Leave(t);
             // The person stacks column 6 and wins on the fourth stone (the AI stacks column
             // 0 above the blocked cell).
             let mut version = 0;
@@ -388,5 +402,159 @@ mod tests {
         assert_eq!((code, c), (400, None));
         let (code, _, c) = post(&t, "/quit", "");
         assert_eq!((code, c), (202, Some(Command::Quit)));
+    }
+
+    #[test]
+    fn new_games_swap_colours_only_played_games_are_saved_and_quit_ends_the_loop() {
+        let (tx, rx) = mpsc::channel();
+        let t = &Table::new(Connect4, SPEC, "bot", 3000, Side::First, tx);
+        let mut saved = Vec::new();
+        // Waits for the person's turn (or the end) and returns the state then.
+        let settled = |since: &mut u64| loop {
+            let (_, s) = get(t, &format!("/state?since={since}"));
+            *since = s["version"].as_u64().unwrap();
+            if s["turn"] == "you" || s["turn"] == "over" {
+                return s;
+            }
+        };
+        std::thread::scope(|scope| {
+            let saved = &mut saved;
+            let games = scope.spawn(move || {
+                let limit = Duration::from_secs(1);
+                let open = || Box::new(FirstLegal(1.0)) as Box<dyn Player<Connect4>>;
+                super::super::play_games(&Connect4, &SPEC, t, &rx, limit, open(), &open, {
+                    |o: &referee::Outcome<Connect4>, human| {
+                        saved.push((o.moves.clone(), human));
+                        Ok(Some(format!("saved as game {}", saved.len() - 1)))
+                    }
+                })
+            });
+            let _leave = Leave(t);
+            let mut v = 0;
+            let s = settled(&mut v);
+            assert_eq!((&s["game"], &s["you"]), (&json!(1), &json!("first")));
+            let (_, _, c) = post(t, "/move", r#"{"x": 0, "y": 6}"#);
+            t.send(c.unwrap());
+            let s = settled(&mut v);
+            assert_eq!(s["moves"].as_array().unwrap().len(), 2);
+            // Leaving a game on for a new one with colours swapped: the AI starts.
+            let (_, _, c) = post(t, "/new", r#"{"swap": true}"#);
+            t.send(c.unwrap());
+            let s = settled(&mut v);
+            assert_eq!((&s["game"], &s["you"]), (&json!(2), &json!("second")));
+            assert_eq!(
+                s["moves"],
+                json!([{"by": "ai", "name": "column 0", "cell": [4, 0], "ms": 1.0, "fault": null}])
+            );
+            // The AI stacks column 0 and wins on its fourth stone.
+            let mut s = s;
+            while s["turn"] == "you" {
+                let (_, _, c) = post(t, "/move", r#"{"x": 0, "y": 6, "game": 2}"#);
+                t.send(c.unwrap());
+                s = settled(&mut v);
+            }
+            assert_eq!(s["result"]["text"], "bot wins: four in a row.");
+            assert_eq!(s["result"]["winner"], "ai");
+            assert_eq!(s["saved"], "saved as game 0");
+            assert_eq!(s["ai_total_ms"], 4.0);
+            let (_, _, c) = post(t, "/quit", "");
+            t.send(c.unwrap());
+            games.join().unwrap().unwrap();
+        });
+        // Only the game played to its end was saved, with the person second.
+        assert_eq!(saved, vec![(vec![0, 6, 0, 6, 0, 6, 0], Side::Second)]);
+    }
+
+    #[test]
+    fn reversi_offers_the_pass_exactly_when_it_is_the_only_move() {
+        let game = Reversi::default();
+        // An opening in which the person (first, as both sides play their first legal
+        // move) is left with nothing but a pass at some point.
+        let must_pass = |setup: &<Reversi as Game>::Setup| {
+            let mut p = game.start(setup);
+            while game.end(&p).is_none() {
+                let moves = game.legal_moves(&p);
+                if game.to_move(&p) == Side::First && moves == [Move::Pass] {
+                    return true;
+                }
+                game.play(&mut p, moves[0]);
+            }
+            false
+        };
+        let setup = (0..500)
+            .map(|seed| game.setup(seed))
+            .find(must_pass)
+            .expect("an opening where the first mover must pass");
+        let (tx, rx) = mpsc::channel();
+        let t = &Table::new(game, setup, "bot", 6000, Side::First, tx);
+        let mut passes = 0;
+        std::thread::scope(|scope| {
+            let games = scope.spawn(move || {
+                let open = || Box::new(FirstLegal(1.5)) as Box<dyn Player<Reversi>>;
+                super::super::play_games(
+                    &game,
+                    &setup,
+                    t,
+                    &rx,
+                    Duration::from_secs(1),
+                    open(),
+                    &open,
+                    |_, _| Ok(None),
+                )
+            });
+            let _leave = Leave(t);
+            let mut v = 0;
+            loop {
+                let (_, s) = get(t, &format!("/state?since={v}"));
+                v = s["version"].as_u64().unwrap();
+                assert_eq!((&s["rows"], &s["cols"]), (&json!(8), &json!(8)));
+                assert_eq!(s["col_labels"][3], "d");
+                assert_eq!(s["row_labels"][0], "1");
+                if s["turn"] == "over" {
+                    break;
+                }
+                if s["turn"] != "you" {
+                    continue;
+                }
+                let legal = s["legal"].as_array().unwrap();
+                let body = if s["can_pass"] == true {
+                    // Only the pass: no cell is marked, and pointing at one is refused.
+                    assert!(legal.is_empty(), "{s}");
+                    let (code, e, _) = post(t, "/move", r#"{"x": 0, "y": 0}"#);
+                    assert_eq!(code, 422, "{e}");
+                    passes += 1;
+                    r#"{"pass": true}"#.to_string()
+                } else {
+                    assert!(!legal.is_empty(), "{s}");
+                    let (code, e, _) = post(t, "/move", r#"{"pass": true}"#);
+                    assert_eq!(code, 422, "{e}");
+                    assert!(e["error"].as_str().unwrap().contains("cannot pass"));
+                    format!(r#"{{"x": {}, "y": {}}}"#, legal[0][0], legal[0][1])
+                };
+                let (code, _, c) = post(t, "/move", &body);
+                assert_eq!(code, 200, "{body}");
+                t.send(c.unwrap());
+            }
+            let (_, s) = get(t, "/state");
+            assert_eq!(s["result"]["termination"], "discs");
+            let text = s["result"]["text"].as_str().unwrap();
+            assert!(
+                text.starts_with("You win by")
+                    || text.starts_with("bot wins by")
+                    || text == "Draw: equal discs.",
+                "{text}"
+            );
+            let shown_passes = s["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|m| m["by"] == "you" && m["name"] == "pass" && m["cell"].is_null())
+                .count();
+            assert_eq!(shown_passes, passes);
+            let (_, _, c) = post(t, "/quit", "");
+            t.send(c.unwrap());
+            games.join().unwrap().unwrap();
+        });
+        assert!(passes >= 1);
     }
 }
