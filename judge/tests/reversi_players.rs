@@ -16,7 +16,7 @@ use gravity4_judge::referee::{self, Outcome};
 
 mod common;
 
-use common::FIXTURES;
+use common::{FIXTURES, reversi_binary};
 
 /// The Reversi fixtures copied into a fresh directory.
 fn programs() -> tempfile::TempDir {
@@ -282,27 +282,6 @@ fn a_gtp_engine_that_refuses_play_pass_plays_on() {
     );
     assert_eq!(sent, expected);
     assert!(processes_under(dir.path()).is_empty());
-}
-
-/// The `reversi` program, built in release once for these tests into a target directory
-/// of their own (so the build never waits on the cargo running the tests).
-fn reversi_binary() -> PathBuf {
-    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-            let target = root.join("target").join("judge-tests");
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let status = std::process::Command::new(cargo)
-                .args(["build", "--release", "-q", "-p", "reversi", "--target-dir"])
-                .arg(&target)
-                .current_dir(root)
-                .status()
-                .expect("run cargo build -p reversi");
-            assert!(status.success(), "building the reversi program failed");
-            target.join("release").join("reversi")
-        })
-        .clone()
 }
 
 fn games_of(dir: &Path) -> Vec<serde_json::Value> {

@@ -119,3 +119,24 @@ pub fn autotest_json(dom: &str) -> serde_json::Value {
         .replace("&amp;", "&");
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad autotest JSON {e}: {text}"))
 }
+
+/// The `reversi` program, built in release once per test binary into a target directory
+/// of the tests' own (so the build never waits on the cargo running the tests).
+pub fn reversi_binary() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+            let target = root.join("target").join("judge-tests");
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let status = std::process::Command::new(cargo)
+                .args(["build", "--release", "-q", "-p", "reversi", "--target-dir"])
+                .arg(&target)
+                .current_dir(root)
+                .status()
+                .expect("run cargo build -p reversi");
+            assert!(status.success(), "building the reversi program failed");
+            target.join("release").join("reversi")
+        })
+        .clone()
+}
