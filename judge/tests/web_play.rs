@@ -1,8 +1,10 @@
-//! `judge play --web` in a real browser: the judge serves the board against a library
-//! that takes 200 ms a move, headless Chromium opens the page with `#autotest`, the page
-//! plays the person's side through its own click handlers (the first legal cell in
-//! reading order) until the result, stops the judge and writes what it showed into the
-//! DOM; this test checks that against the game the judge saved, replayed by its rules.
+//! `judge play --web` in a real browser: the judge serves the board against a real AI,
+//! headless Chromium opens the page with `#autotest`, the page plays the person's side
+//! through its own click handlers (the first legal cell in reading order, or Pass when
+//! that is the only move) until the result, stops the judge and writes what it showed
+//! into the DOM; this test checks that against the game the judge saved, replayed by the
+//! judge's rules. Connect-4 against a library that takes 200 ms a move, Reversi against
+//! the `reversi` program over GTP.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -10,8 +12,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use gravity4_judge::games::connect4::Connect4;
+use gravity4_judge::games::reversi::{Move, Reversi};
 use gravity4_judge::games::{Cell, Game, Side, Termination};
-use gravity4_judge::record::{self, GameResult};
+use gravity4_judge::record::{self, GameRecord, GameResult};
 use serde_json::{Value, json};
 
 mod common;
@@ -34,18 +37,19 @@ fn entries(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn a_whole_game_through_the_page_in_headless_chromium() {
+/// Runs `judge play AI --web ARGS --save FILE` from an empty directory with a private
+/// TMPDIR, lets headless Chromium play the page's autotest, and returns what the page
+/// showed and the one game the judge saved, after checking that the judge printed its
+/// loopback URL, exited cleanly once the page stopped it, and left nothing behind.
+fn play_through_the_page<G: Game>(ai: &str, args: &[&str]) -> (Value, GameRecord<G>) {
     common::chromium(); // fail early, with the install hint, if it is missing
-    let libs = tempfile::tempdir().unwrap();
-    let lib = common::fixture(libs.path(), "slow", &[]);
     let cwd = tempfile::tempdir().unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let save = cwd.path().join("played").join("games.jsonl");
     let mut judge = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .arg("play")
-        .arg(&lib)
-        .args(["--web", "--seed", "3", "--size", "6x7", "--save"])
+        .args(["play", ai, "--web"])
+        .args(args)
+        .arg("--save")
         .arg(&save)
         .current_dir(cwd.path())
         .env("TMPDIR", tmp.path())
@@ -59,12 +63,13 @@ fn a_whole_game_through_the_page_in_headless_chromium() {
         let mut line = String::new();
         if stdout.read_line(&mut line).unwrap() == 0 {
             let _ = judge.kill();
-            panic!("the judge printed no URL: {printed}");
+            let mut stderr = String::new();
+            let _ = judge.stderr.take().unwrap().read_to_string(&mut stderr);
+            panic!("the judge printed no URL: {printed}{stderr}");
         }
         printed.push_str(&line);
         if let Some(at) = line.find("http://") {
-            let url = line[at..].split_whitespace().next().unwrap().to_string();
-            break url;
+            break line[at..].split_whitespace().next().unwrap().to_string();
         }
     };
     assert!(
@@ -72,7 +77,7 @@ fn a_whole_game_through_the_page_in_headless_chromium() {
         "bound to loopback: {url}"
     );
     assert!(
-        printed.contains("you (first) against slow, board 6x7"),
+        printed.contains("judge play --web: you (first) against"),
         "{printed}"
     );
 
@@ -100,15 +105,36 @@ fn a_whole_game_through_the_page_in_headless_chromium() {
     // Nothing left behind: the AI's scratch directories and log went with it.
     assert_eq!(entries(cwd.path()), ["played"]);
     assert!(entries(tmp.path()).is_empty(), "{:?}", entries(tmp.path()));
-
-    // The saved game is legal by the judge's rules and ends as it says.
-    let games = record::read::<Connect4>(&save).unwrap();
+    assert_eq!(
+        shown["saved"],
+        format!(
+            "Saved as game 0 of {} (judge replay {} --game 0).",
+            save.display(),
+            save.display()
+        )
+    );
+    let mut games = record::read::<G>(&save).unwrap();
     assert_eq!(games.len(), 1);
-    let g = &games[0];
-    assert_eq!((g.first.as_str(), g.second.as_str()), ("human", "slow"));
-    let (positions, cells) = Connect4.replay(&g.board, &g.moves);
+    (shown, games.remove(0))
+}
+
+/// Checks what the page showed against the saved game `g` (the person moved first):
+/// legal by `game`'s rules to the end it records; at each of the person's turns exactly
+/// the judge's legal cells and the last move marked, and the first legal cell (or the
+/// pass) played; every move listed by who made it and its `name`, each AI move with its
+/// logged time, and the AI's total; the final board; and `result`.
+fn check_shown<G: Game>(
+    game: &G,
+    shown: &Value,
+    g: &GameRecord<G>,
+    name: fn(Option<(i32, i32)>) -> String,
+    result: &str,
+) {
+    assert_eq!(g.first, "human");
+    let ai = g.second.as_str();
+    let (positions, cells) = game.replay(&g.board, &g.moves);
     assert_eq!(cells.len(), g.moves.len(), "every saved move is legal");
-    let end = Connect4
+    let end = game
         .end(positions.last().unwrap())
         .expect("the saved game is over");
     assert_eq!(
@@ -116,38 +142,42 @@ fn a_whole_game_through_the_page_in_headless_chromium() {
         (g.result, g.termination)
     );
     assert_eq!(g.move_ms.len(), g.moves.len());
+    let person = |ply: usize| game.to_move(&positions[ply]) == Side::First;
 
-    // Each of the person's turns marked exactly the judge's legal cells and the AI's last
-    // move, and the page clicked the first legal cell in reading order.
     let turns = shown["turns"].as_array().unwrap();
-    assert_eq!(turns.len(), g.moves.len().div_ceil(2));
-    for (k, turn) in turns.iter().enumerate() {
-        let ply = 2 * k;
-        let mut legal: Vec<(i32, i32)> = Connect4
+    let plies: Vec<usize> = (0..g.moves.len()).filter(|&i| person(i)).collect();
+    assert_eq!(
+        turns.len(),
+        plies.len(),
+        "one turn shown per move of the person's"
+    );
+    for (turn, &ply) in turns.iter().zip(&plies) {
+        let mut legal: Vec<(i32, i32)> = game
             .legal_moves(&positions[ply])
-            .iter()
-            .map(|p| (p.x, p.y))
+            .into_iter()
+            .filter_map(|mv| game.move_cell(&positions[ply], mv))
             .collect();
         legal.sort();
         assert_eq!(turn["legal"], json!(legal), "legal cells at ply {ply}");
         let last = ply.checked_sub(1).and_then(|i| cells[i]);
         assert_eq!(turn["last"], json!(last), "last move at ply {ply}");
-        assert_eq!(cells[ply], Some(legal[0]), "the page's click at ply {ply}");
+        assert_eq!(
+            cells[ply],
+            legal.first().copied(),
+            "the page's move at ply {ply}"
+        );
     }
 
-    // The move list: every move, each AI move's time as logged, and the AI's total.
     let moves = shown["moves"].as_array().unwrap();
     assert_eq!(moves.len(), g.moves.len());
     let mut ai_total = 0.0;
     for (i, m) in moves.iter().enumerate() {
-        let (_, column) = cells[i].expect("Connect-4 has no passes");
-        assert_eq!(m["what"], format!("column {column}"), "move {i}");
-        if i % 2 == 0 {
+        assert_eq!(m["what"], name(cells[i]), "move {i}");
+        if person(i) {
             assert_eq!((&m["who"], &m["ms"]), (&json!("You"), &Value::Null));
         } else {
-            assert_eq!(m["who"], "slow");
+            assert_eq!(m["who"], ai);
             let logged = g.move_ms[i];
-            assert!(logged >= 200.0, "the library sleeps 200 ms: {logged}");
             assert!(
                 (shown_ms(&m["ms"]) - logged).abs() <= 0.05 + 1e-9,
                 "move {i}: shown {} for {logged} ms",
@@ -166,8 +196,7 @@ fn a_whole_game_through_the_page_in_headless_chromium() {
         "the page showed the AI thinking"
     );
 
-    // The final board as the judge draws it, the winning line, the result and the save.
-    let grid = Connect4.grid(positions.last().unwrap());
+    let grid = game.grid(positions.last().unwrap());
     let rows: Vec<String> = (0..grid.rows)
         .map(|x| {
             (0..grid.cols)
@@ -181,22 +210,59 @@ fn a_whole_game_through_the_page_in_headless_chromium() {
         })
         .collect();
     assert_eq!(shown["board"], json!(rows));
-    let result = match (end.winner, end.termination) {
-        (Some(Side::First), Termination::Four) => "You win: four in a row!".to_string(),
-        (Some(Side::Second), Termination::Four) => "slow wins: four in a row.".to_string(),
-        (None, _) => "Tie: the board is full.".to_string(),
-        other => panic!("the game cannot end so: {other:?}"),
-    };
     assert_eq!(shown["result"], result);
-    if end.termination == Termination::Four {
+}
+
+/// The result in the words the page uses, for the person moving first in `g`.
+fn expected_result<G: Game>(g: &GameRecord<G>) -> String {
+    let ai = &g.second;
+    let by = g.margin.unwrap_or(0);
+    match (g.result, g.termination) {
+        (GameResult::FirstWins, Termination::Four) => "You win: four in a row!".into(),
+        (GameResult::SecondWins, Termination::Four) => format!("{ai} wins: four in a row."),
+        (GameResult::Draw, Termination::Full) => "Tie: the board is full.".into(),
+        (GameResult::FirstWins, Termination::Discs) => format!("You win by {by} discs!"),
+        (GameResult::SecondWins, Termination::Discs) => format!("{ai} wins by {by} discs."),
+        (GameResult::Draw, Termination::Discs) => "Draw: equal discs.".into(),
+        other => panic!("the game cannot end so: {other:?}"),
+    }
+}
+
+#[test]
+fn a_whole_connect4_game_through_the_page_in_headless_chromium() {
+    let libs = tempfile::tempdir().unwrap();
+    let lib = common::fixture(libs.path(), "slow", &[]);
+    let (shown, g) =
+        play_through_the_page::<Connect4>(lib.to_str().unwrap(), &["--seed", "3", "--size", "6x7"]);
+    assert_eq!(g.second, "slow");
+    for (i, &ms) in g.move_ms.iter().enumerate().skip(1).step_by(2) {
+        assert!(ms >= 200.0, "the library sleeps 200 ms: move {i} took {ms}");
+    }
+    let column = |cell: Option<(i32, i32)>| format!("column {}", cell.expect("no passes").1);
+    check_shown(&Connect4, &shown, &g, column, &expected_result(&g));
+    if g.termination == Termination::Four {
         assert!(shown["win_cells"].as_u64().unwrap() >= 4);
     }
-    assert_eq!(
-        shown["saved"],
-        format!(
-            "Saved as game 0 of {} (judge replay {} --game 0).",
-            save.display(),
-            save.display()
-        )
+}
+
+#[test]
+fn a_whole_reversi_game_through_the_page_in_headless_chromium() {
+    let ai = format!(
+        "gtp:{} gtp@REVERSI_MOVE_MS=20",
+        common::reversi_binary().display()
     );
+    let (shown, g) = play_through_the_page::<Reversi>(&ai, &["--game", "reversi", "--seed", "5"]);
+    assert_eq!(g.second, "reversi@MOVE_MS=20");
+    let square = |cell: Option<(i32, i32)>| match cell {
+        Some((row, col)) => Move::Square { row, col }.to_string(),
+        None => "pass".into(),
+    };
+    check_shown(
+        &Reversi::default(),
+        &shown,
+        &g,
+        square,
+        &expected_result(&g),
+    );
+    assert_eq!(shown["win_cells"], 0, "Reversi has no winning line");
 }
