@@ -32,6 +32,8 @@
 #                               same SPRT, seed 71
 #   scripts/strength.sh graph   the graph search (GRAVITY4_ENABLE=graph) vs the default of
 #                               commit d600866 at GRAVITY4_MOVE_MS=200, same SPRT, seed 3101
+#   scripts/strength.sh fpu     first-play urgency GRAVITY4_FPU=$FPU (default 0.1) vs the
+#                               default at GRAVITY4_MOVE_MS=200, same SPRT, seed 3301
 #   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
 #                               names the run) vs d600866's default at 2000 ms, 100 boards,
 #                               seed 2201, one game at a time; RESUME=1 continues the run
@@ -178,6 +180,13 @@ graph)
     ours=$(copy_of "$LIB" graph)
     base=$(copy_of "$(library_at d600866)" d600866)
     sprt_match "18-graph-$GRAVITY4_MOVE_MS" "$ours@GRAVITY4_ENABLE=graph" "$base" 200 3101
+    ;;
+fpu)
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+    # Issue 17, a hint: first-play urgency GRAVITY4_FPU=$FPU (default 0.1) against the
+    # default (every child tried once first), this build on both sides, seed 3301.
+    ab_of_copy "17-fpu-${FPU:-0.1}-$GRAVITY4_MOVE_MS" "$LIB" fpu "GRAVITY4_FPU=${FPU:-0.1}" \
+        "GRAVITY4_FPU=none" 200 3301
     ;;
 vs-d600866)
     export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}

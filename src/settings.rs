@@ -47,6 +47,12 @@ pub const ENV_ENABLE: &str = "GRAVITY4_ENABLE";
 /// knob; `classic` always uses the course's 0.8).
 pub const ENV_EXPLORATION: &str = "GRAVITY4_EXPLORATION";
 
+/// Environment variable for the strong profile's first-play urgency (an experiment, off by
+/// default): a number in -1..=1, the offset over the parent's value at which a child not yet
+/// visited is scored ([`SearchConfig::first_play`]); `none` or unset leaves UCB1's "every
+/// child once first".
+pub const ENV_FIRST_PLAY: &str = "GRAVITY4_FPU";
+
 /// Settings read from the environment at each call (cheap, and tests can change them).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
@@ -121,6 +127,19 @@ fn search_config(var: impl Fn(&str) -> Option<String>) -> SearchConfig {
         },
         None => STRONG_EXPLORATION,
     };
+    let first_play = match var(ENV_FIRST_PLAY) {
+        Some(text) if text.trim() == "none" => None,
+        Some(text) => match text.trim().parse::<f32>() {
+            Ok(offset) if (-1.0..=1.0).contains(&offset) => Some(offset),
+            _ => {
+                eprintln!(
+                    "gravity4: ignoring {ENV_FIRST_PLAY}={text:?}: expected a number in -1..=1 or none"
+                );
+                None
+            }
+        },
+        None => None,
+    };
     // Every variable is read (and a bad one reported) whichever profile plays; classic
     // takes none of the strong profile's knobs.
     match profile {
@@ -129,6 +148,7 @@ fn search_config(var: impl Fn(&str) -> Option<String>) -> SearchConfig {
             profile,
             exploration: strong_exploration,
             techniques,
+            first_play,
         },
     }
 }
@@ -177,5 +197,26 @@ mod tests {
         assert!(config.techniques.early_stop && !config.techniques.reuse);
         let bad = search_with(&[(ENV_EXPLORATION, "-1"), (ENV_DISABLE, "bogus")]);
         assert_eq!(bad, SearchConfig::strong());
+    }
+
+    #[test]
+    fn first_play_urgency_is_an_offset_in_range_or_none() {
+        assert_eq!(
+            search_with(&[(ENV_FIRST_PLAY, "0.25")]).first_play,
+            Some(0.25)
+        );
+        assert_eq!(
+            search_with(&[(ENV_FIRST_PLAY, "-0.1")]).first_play,
+            Some(-0.1)
+        );
+        for off in ["none", "2", "x", "NaN"] {
+            assert_eq!(
+                search_with(&[(ENV_FIRST_PLAY, off)]).first_play,
+                None,
+                "{off}"
+            );
+        }
+        let classic = [(ENV_PROFILE, "classic"), (ENV_FIRST_PLAY, "0.1")];
+        assert_eq!(search_with(&classic), SearchConfig::classic());
     }
 }

@@ -153,6 +153,11 @@ pub struct SearchConfig {
     pub exploration: f32,
     /// The strong profile's techniques ([`Techniques::NONE`] for classic, which reads none).
     pub techniques: Techniques,
+    /// First-play urgency (strong profile): `Some(offset)` scores a child not yet visited
+    /// as its parent's value for the side choosing plus `offset`, so a node can deepen a
+    /// good first move before it has tried every other once; `None` (UCB1's infinite bound)
+    /// tries every child once before any twice.
+    pub first_play: Option<f32>,
 }
 
 impl SearchConfig {
@@ -163,6 +168,7 @@ impl SearchConfig {
             profile: Profile::Classic,
             exploration: CLASSIC_EXPLORATION,
             techniques: Techniques::NONE,
+            first_play: None,
         }
     }
 
@@ -173,6 +179,7 @@ impl SearchConfig {
             profile: Profile::Strong,
             exploration: STRONG_EXPLORATION,
             techniques: Techniques::DEFAULT,
+            first_play: None,
         }
     }
 

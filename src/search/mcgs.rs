@@ -21,7 +21,7 @@ use super::graph::{Graph, GraphId, NIL};
 use super::playout::{random_playout, tactical_playout};
 use super::threat_sequence::wins_by_threats;
 use super::tree::NodeKind;
-use super::ucb::{MAX_PATH, UcbTables};
+use super::ucb::{MAX_PATH, UcbTables, first_play_urgency};
 use super::{SearchConfig, SearchLimits, SearchReport, time_to_stop};
 use crate::position::zobrist::position_key;
 use crate::position::{MAX_SIZE, Position, centre_first};
@@ -196,7 +196,7 @@ fn descend<R: RngCore>(
                 );
             }
         }
-        let e = select_edge(graph, node, config.exploration, tables);
+        let e = select_edge(graph, node, config.exploration, config.first_play, tables);
         path[depth] = (node, e);
         depth += 1;
         let edge = *graph.edge(e);
@@ -252,12 +252,21 @@ fn playout_for_mover<R: RngCore>(
 }
 
 /// UCB1 over the edges of `id` on their children's values: an untried edge is taken at once
-/// (centre first), an edge into a proven loss never.
+/// (centre first), or scored by first-play urgency with `first_play`; an edge into a proven
+/// loss never.
 #[inline]
-fn select_edge(graph: &Graph, id: GraphId, exploration: f32, tables: &UcbTables) -> u32 {
+fn select_edge(
+    graph: &Graph,
+    id: GraphId,
+    exploration: f32,
+    first_play: Option<f32>,
+    tables: &UcbTables,
+) -> u32 {
     let parent = graph.node(id);
     let first = parent.first_edge;
     let scale = exploration * (2.0 * tables.ln(parent.visits.max(1))).sqrt();
+    let urgency =
+        first_play.map(|offset| first_play_urgency(parent.value() as f32, parent.visits, offset));
     let mut best = first;
     let mut best_score = f32::NEG_INFINITY;
     for (i, e) in graph.edges(id).iter().enumerate() {
@@ -265,7 +274,16 @@ fn select_edge(graph: &Graph, id: GraphId, exploration: f32, tables: &UcbTables)
             continue;
         }
         if e.visits == 0 {
-            return first + i as u32;
+            match urgency {
+                None => return first + i as u32,
+                Some(urgency) => {
+                    if urgency > best_score {
+                        best_score = urgency;
+                        best = first + i as u32;
+                    }
+                    continue;
+                }
+            }
         }
         let score = e.q + scale * tables.inv_and_inv_sqrt(e.visits).1;
         if score > best_score {

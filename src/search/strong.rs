@@ -185,7 +185,7 @@ fn descend<const GRAPH: bool, R: RngCore>(
             select_in_graph(tree, node, graph, scratch, config.exploration, tables)
         } else {
             (
-                select_child::<true>(tree, node, config.exploration, tables),
+                select_child::<true>(tree, node, config.exploration, config.first_play, tables),
                 None,
             )
         };

@@ -68,20 +68,26 @@ impl UcbTables {
     }
 }
 
-/// UCB1 over the children of `id`; an unvisited child is taken at once (infinite bound).
-/// `SKIP_LOSSES` (the strong search) never picks a child proven lost for the mover; plain UCT has
-/// no proofs and skips the check in its hottest loop.
+/// UCB1 over the children of `id`. An unvisited child is taken at once (infinite bound), or
+/// with `first_play = Some(offset)` scored as the parent's value for the side choosing plus
+/// `offset` ([`first_play_urgency`]). `SKIP_LOSSES` (the strong search) never picks a child
+/// proven lost for the mover; plain UCT has no proofs and skips the check in its hottest loop.
 #[inline]
 pub fn select_child<const SKIP_LOSSES: bool>(
     tree: &Tree,
     id: NodeId,
     exploration: f32,
+    first_play: Option<f32>,
     tables: &UcbTables,
 ) -> NodeId {
     let parent = tree.node(id);
     let first = parent.first_child;
     // c * sqrt(2 ln N_parent / N) = [c * sqrt(2 ln N_parent)] * sqrt(1 / N): one ln per level.
     let scale = exploration * (2.0 * tables.ln(parent.visits.max(1))).sqrt();
+    let urgency = first_play.map(|offset| {
+        let mean = parent.half_points as f32 * 0.5 / parent.visits.max(1) as f32;
+        first_play_urgency(mean, parent.visits, offset)
+    });
     let mut best = first;
     let mut best_score = f32::NEG_INFINITY;
     for (i, child) in tree.children(id).iter().enumerate() {
@@ -90,7 +96,16 @@ pub fn select_child<const SKIP_LOSSES: bool>(
             continue;
         }
         if child.visits == 0 {
-            return first + i as NodeId;
+            match urgency {
+                None => return first + i as NodeId,
+                Some(urgency) => {
+                    if urgency > best_score {
+                        best_score = urgency;
+                        best = first + i as NodeId;
+                    }
+                    continue;
+                }
+            }
         }
         let (inv, inv_sqrt) = tables.inv_and_inv_sqrt(child.visits);
         let score = child.half_points as f32 * 0.5 * inv + scale * inv_sqrt;
@@ -100,6 +115,15 @@ pub fn select_child<const SKIP_LOSSES: bool>(
         }
     }
     best
+}
+
+/// The score of a child not yet visited under first-play urgency: the parent's value for
+/// the side choosing there (`1 - mean`, where `mean` is the parent's mean for the side that
+/// moved into it; 0.5 before the parent has a result) plus `offset`.
+#[inline(always)]
+pub fn first_play_urgency(mean: f32, visits: u32, offset: f32) -> f32 {
+    let value = if visits == 0 { 0.5 } else { 1.0 - mean };
+    value + offset
 }
 
 /// Adds the outcome to every node on the path, each from the view of the side that moved
@@ -113,5 +137,59 @@ pub fn backup(tree: &mut Tree, path: &[NodeId], root_mover: Side, outcome: Outco
         node.visits += 1;
         node.half_points += outcome.half_points_for(mover);
         mover = mover.other();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::tree::ROOT;
+
+    /// A root with three children: the first visited `visits` times with `half_points`, the
+    /// other two unvisited; the root's own mean for the side that moved into it is 0.4 (so
+    /// the side choosing there stands at 0.6).
+    fn root_with_one_tried(visits: u32, half_points: u32) -> Tree {
+        let mut tree = Tree::with_memory_cap(1 << 16);
+        assert!(tree.expand(ROOT, &[0, 1, 2]));
+        let root = tree.node_mut(ROOT);
+        root.visits = 10;
+        root.half_points = 8;
+        let child = tree.node_mut(1);
+        child.visits = visits;
+        child.half_points = half_points;
+        tree
+    }
+
+    #[test]
+    fn without_first_play_urgency_an_untried_child_comes_first() {
+        let tree = root_with_one_tried(9, 18);
+        let tables = UcbTables::new();
+        assert_eq!(select_child::<true>(&tree, ROOT, 0.5, None, &tables), 2);
+    }
+
+    #[test]
+    fn first_play_urgency_deepens_a_child_better_than_the_parent() {
+        let tables = UcbTables::new();
+        // Won every time: its score (1 + exploration) beats 0.6 + 0.1.
+        let tree = root_with_one_tried(9, 18);
+        assert_eq!(
+            select_child::<true>(&tree, ROOT, 0.5, Some(0.1), &tables),
+            1
+        );
+        // Lost every time, with little exploration left: the first untried child is next.
+        let tree = root_with_one_tried(9, 0);
+        assert_eq!(
+            select_child::<true>(&tree, ROOT, 0.05, Some(0.1), &tables),
+            2
+        );
+        // A proven-lost child is skipped whatever its score.
+        let mut tree = root_with_one_tried(9, 18);
+        tree.node_mut(1).kind = NodeKind::Loss;
+        assert_eq!(
+            select_child::<true>(&tree, ROOT, 0.5, Some(0.1), &tables),
+            2
+        );
+        assert!((first_play_urgency(0.4, 10, 0.1) - 0.7).abs() < 1e-6);
+        assert_eq!(first_play_urgency(0.0, 0, 0.0), 0.5);
     }
 }

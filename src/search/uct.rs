@@ -81,7 +81,7 @@ fn descend<R: RngCore>(
                 return (random_playout(scratch, rng), depth);
             }
         }
-        let child = select_child::<false>(tree, node, config.exploration, tables);
+        let child = select_child::<false>(tree, node, config.exploration, None, tables);
         let mover = scratch.to_move();
         let won = scratch.play(tree.node(child).col as usize);
         depth += 1;

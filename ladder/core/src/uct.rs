@@ -44,6 +44,7 @@ pub const LADDER_SEARCH: SearchConfig = SearchConfig {
         early_stop: true,
         ..Techniques::NONE
     },
+    first_play: None,
 };
 
 /// `settings` with `permille`/1000 of its budget (at least [`MIN_BUDGET`]) and the search
@@ -97,6 +98,7 @@ mod tests {
             profile: Profile::Classic,
             exploration: 3.0,
             techniques: Techniques::parse("transpositions", "reuse,endgame").unwrap(),
+            first_play: None,
         };
         let rung = share(&settings, 160);
         assert_eq!(rung.budget, Duration::from_millis(320));
