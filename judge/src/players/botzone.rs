@@ -321,11 +321,7 @@ impl Player<Reversi> for BotzonePlayer {
     ) -> Answer<Move> {
         let start = Instant::now();
         if let Some(fault) = &self.broken {
-            return Answer {
-                reply: Err(fault.clone()),
-                wall_ms: 0.0,
-                cpu_ms: None,
-            };
+            return Answer::fault(fault.clone());
         }
         if let Some(mv) = last {
             self.history.push(mv);
@@ -339,11 +335,7 @@ impl Player<Reversi> for BotzonePlayer {
                 self.broken = Some(fault.clone());
             }
         }
-        Answer {
-            reply,
-            wall_ms,
-            cpu_ms: None,
-        }
+        Answer::timed(reply, wall_ms)
     }
 
     fn stop(&mut self) {

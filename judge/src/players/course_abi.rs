@@ -115,11 +115,7 @@ impl Player<Connect4> for CourseAbiPlayer {
         let host = match &mut self.host {
             Ok(host) => host,
             Err(fault) => {
-                return Answer {
-                    reply: Err(fault.clone()),
-                    wall_ms: 0.0,
-                    cpu_ms: None,
-                };
+                return Answer::fault(fault.clone());
             }
         };
         let t = host.get_point(&move_request(position, game.to_move(position)), limit);

@@ -282,11 +282,7 @@ impl Player<Reversi> for GtpPlayer {
     ) -> Answer<Move> {
         let start = Instant::now();
         if let Err(fault) = &self.program {
-            return Answer {
-                reply: Err(fault.clone()),
-                wall_ms: 0.0,
-                cpu_ms: None,
-            };
+            return Answer::fault(fault.clone());
         }
         if let Some(mv) = last {
             self.history.push(mv);
@@ -332,11 +328,7 @@ impl Player<Reversi> for GtpPlayer {
                 Err(fault)
             }
         };
-        Answer {
-            reply,
-            wall_ms,
-            cpu_ms: None,
-        }
+        Answer::timed(reply, wall_ms)
     }
 
     fn stop(&mut self) {

@@ -74,6 +74,28 @@ pub struct Answer<M> {
     pub cpu_ms: Option<f64>,
 }
 
+impl<M> Answer<M> {
+    /// The answer of a player already out of the game (it failed to start or broke on an
+    /// earlier move): its fault again, at once, without asking anything.
+    pub fn fault(fault: Fault) -> Answer<M> {
+        Answer {
+            reply: Err(fault),
+            wall_ms: 0.0,
+            cpu_ms: None,
+        }
+    }
+
+    /// An answer timed by the judge's wall clock alone (`wall_ms`); its CPU time is
+    /// unknown.
+    pub fn timed(reply: Result<M, Fault>, wall_ms: f64) -> Answer<M> {
+        Answer {
+            reply,
+            wall_ms,
+            cpu_ms: None,
+        }
+    }
+}
+
 /// Misbehaviour on a player's side; each loses the game with its verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fault {
@@ -485,11 +507,7 @@ impl<G: Game> Player<G> for Unable {
         _: Option<G::Move>,
         _: Duration,
     ) -> Answer<G::Move> {
-        Answer {
-            reply: Err(Fault::Load(self.0.clone())),
-            wall_ms: 0.0,
-            cpu_ms: None,
-        }
+        Answer::fault(Fault::Load(self.0.clone()))
     }
 }
 

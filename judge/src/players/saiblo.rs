@@ -198,11 +198,7 @@ impl Player<Connect4> for SaibloPlayer {
         limit: Duration,
     ) -> Answer<Point> {
         if let Err(fault) = &self.program {
-            return Answer {
-                reply: Err(fault.clone()),
-                wall_ms: 0.0,
-                cpu_ms: None,
-            };
+            return Answer::fault(fault.clone());
         }
         let start = Instant::now();
         let reply = match self.pipes.unasked() {
@@ -214,11 +210,10 @@ impl Player<Connect4> for SaibloPlayer {
             }
         };
         let wall_ms = start.elapsed().as_secs_f64() * 1e3;
-        Answer {
-            reply: reply.map_err(|f| program_fault(&mut self.program, f)),
+        Answer::timed(
+            reply.map_err(|f| program_fault(&mut self.program, f)),
             wall_ms,
-            cpu_ms: None,
-        }
+        )
     }
 
     fn stop(&mut self) {

@@ -134,11 +134,7 @@ impl<G: Shown> Player<G> for Human<'_> {
             }
             pending.clear();
         };
-        Answer {
-            reply,
-            wall_ms: start.elapsed().as_secs_f64() * 1e3,
-            cpu_ms: None,
-        }
+        Answer::timed(reply, start.elapsed().as_secs_f64() * 1e3)
     }
 }
 

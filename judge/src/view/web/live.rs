@@ -477,10 +477,6 @@ impl<G: Shown> Player<G> for Person<'_, G::Move> {
                 Err(Fault::Crash("left the game".into()))
             }
         };
-        Answer {
-            reply,
-            wall_ms: start.elapsed().as_secs_f64() * 1e3,
-            cpu_ms: None,
-        }
+        Answer::timed(reply, start.elapsed().as_secs_f64() * 1e3)
     }
 }
