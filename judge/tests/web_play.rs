@@ -196,6 +196,10 @@ fn check_shown<G: Game>(
         "the page showed the AI thinking"
     );
 
+    // The letters are written out here on purpose rather than taken from the judge's
+    // `Grid::text_rows`: the page draws its stones from what the judge sends and echoes
+    // them back, so a check through the judge's own encoding would pass with X and O
+    // swapped. This is the page's contract, stated independently.
     let grid = game.grid(positions.last().unwrap());
     let rows: Vec<String> = (0..grid.rows)
         .map(|x| {

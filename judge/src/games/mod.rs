@@ -355,6 +355,23 @@ impl Grid {
         (0..self.rows).contains(&x) && (0..self.cols).contains(&y)
     }
 
+    /// The grid as text, a string per row: `X` first mover, `O` second, `#` blocked, `.`
+    /// empty (what the report's and the web board's pages draw from).
+    pub fn text_rows(&self) -> Vec<String> {
+        (0..self.rows)
+            .map(|x| {
+                (0..self.cols)
+                    .map(|y| match self.get(x, y) {
+                        Cell::Empty => '.',
+                        Cell::Blocked => '#',
+                        Cell::First => 'X',
+                        Cell::Second => 'O',
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     fn index(&self, x: i32, y: i32) -> Option<usize> {
         self.contains(x, y).then(|| (x * self.cols + y) as usize)
     }
@@ -374,6 +391,16 @@ mod tests {
         assert_eq!(g.get(2, 0), Cell::Empty);
         assert!(!g.contains(0, 3));
         assert_eq!(Grid::new(-1, 3).get(0, 0), Cell::Empty);
+    }
+
+    #[test]
+    fn grids_read_as_rows_of_letters() {
+        let mut g = Grid::new(2, 3);
+        g.set(0, 0, Cell::Blocked);
+        g.set(0, 2, Cell::First);
+        g.set(1, 1, Cell::Second);
+        assert_eq!(g.text_rows(), ["#.X", ".O."]);
+        assert!(Grid::new(0, 3).text_rows().is_empty());
     }
 
     #[test]

@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::games::{Cell, Game, Grid, Termination};
+use crate::games::{Game, Termination};
 use crate::record::{self, GameRecord};
 use crate::run_dir::RunDir;
 
@@ -63,7 +63,10 @@ fn view_game<'a, G: Game>(game: &G, g: &'a GameRecord<G>) -> ViewGame<'a, G> {
         board: g.board,
         cells: cells.iter().map(|c| c.map(|(x, y)| [x, y])).collect(),
         grids: if G::STONES_FLIP {
-            positions.iter().map(|p| grid_text(&game.grid(p))).collect()
+            positions
+                .iter()
+                .map(|p| game.grid(p).text_rows().concat())
+                .collect()
         } else {
             Vec::new()
         },
@@ -72,19 +75,6 @@ fn view_game<'a, G: Game>(game: &G, g: &'a GameRecord<G>) -> ViewGame<'a, G> {
         move_ms: &g.move_ms,
         cpu_ms: &g.cpu_ms,
     }
-}
-
-/// A grid as one string, row by row: `X` first mover, `O` second, `#` blocked, `.` empty.
-fn grid_text(grid: &Grid) -> String {
-    (0..grid.rows)
-        .flat_map(|x| (0..grid.cols).map(move |y| (x, y)))
-        .map(|(x, y)| match grid.get(x, y) {
-            Cell::First => 'X',
-            Cell::Second => 'O',
-            Cell::Blocked => '#',
-            Cell::Empty => '.',
-        })
-        .collect()
 }
 
 /// The page for a run: `summary` as in summary.json, `run` as in run.json (if any).
@@ -176,7 +166,7 @@ mod tests {
         assert_eq!(view["cells"], serde_json::json!([[x, y]]));
         let grids = view["grids"].as_array().unwrap();
         assert_eq!(grids.len(), 2);
-        assert_eq!(grids[0], grid_text(&game.grid(&start)));
+        assert_eq!(grids[0], game.grid(&start).text_rows().concat());
         assert_eq!(grids[0].as_str().unwrap().len(), 64);
         assert_ne!(grids[0], grids[1]);
         assert!(view.get("margin").is_none());

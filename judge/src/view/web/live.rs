@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::games::{Cell, Side, Termination};
+use crate::games::{Side, Termination};
 use crate::players::{Answer, Fault, Player};
 use crate::record::round_ms;
 use crate::referee::Outcome;
@@ -336,18 +336,7 @@ impl<G: Shown> Table<G> {
         let game = &self.game;
         let grid = game.grid(&l.position);
         let labels = game.labels();
-        let cells: Vec<String> = (0..grid.rows)
-            .map(|x| {
-                (0..grid.cols)
-                    .map(|y| match grid.get(x, y) {
-                        Cell::Empty => '.',
-                        Cell::Blocked => '#',
-                        Cell::First => 'X',
-                        Cell::Second => 'O',
-                    })
-                    .collect()
-            })
-            .collect();
+        let cells = grid.text_rows();
         let yours = l.turn == Turn::You;
         let legal = if yours {
             game.legal_moves(&l.position)
