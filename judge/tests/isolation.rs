@@ -10,7 +10,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::FIXTURES;
+use common::{FIXTURES, games, ok};
 
 /// Compiles every fixture once into a temp dir and returns it.
 fn libs() -> &'static Path {
@@ -53,23 +53,6 @@ fn lib(name: &str) -> PathBuf {
 fn judge(args: &[&str], extra: &[PathBuf]) -> Output {
     let args = args.iter().map(std::ffi::OsStr::new);
     common::judge_leaving_nothing(args.chain(extra.iter().map(|p| p.as_os_str())))
-}
-
-fn games(dir: &Path) -> Vec<Value> {
-    std::fs::read_to_string(dir.join("games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("valid json line"))
-        .collect()
-}
-
-fn ok(out: &Output) {
-    assert!(
-        out.status.success(),
-        "judge failed: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 #[test]

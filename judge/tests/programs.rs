@@ -11,68 +11,24 @@ use serde_json::Value;
 
 mod common;
 
-use common::FIXTURES;
+use common::{FIXTURES, games, ok, processes_under};
 
 /// The Saiblo fixtures copied into a fresh directory (the legal one executable).
 fn programs() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(Path::new(FIXTURES).join("saiblo")).unwrap() {
-        let src = entry.unwrap().path();
-        if src.extension().is_some_and(|e| e == "py") {
-            std::fs::copy(&src, dir.path().join(src.file_name().unwrap())).unwrap();
-        }
-    }
+    let dir = common::copied_scripts("saiblo");
     use std::os::unix::fs::PermissionsExt;
     let legal = dir.path().join("legal.py");
     std::fs::set_permissions(&legal, std::fs::Permissions::from_mode(0o755)).unwrap();
     dir
 }
 
-/// Processes whose command line mentions `dir` (the fixtures' private copy).
-fn processes_under(dir: &Path) -> Vec<String> {
-    let needle = dir.to_string_lossy().into_owned();
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
-        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
-        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
-        .filter(|c| c.contains(&needle))
-        .collect()
-}
-
 /// Runs the judge from an empty working directory with a private TMPDIR; checks that
 /// both are empty afterwards and that no fixture process outlives it.
 fn judge(args: &[String], programs: &Path) -> Output {
     let out = common::judge_leaving_nothing(args);
-    // Killed processes are reaped before the judge exits; allow a moment for /proc.
-    let mut alive = processes_under(programs);
-    for _ in 0..50 {
-        if alive.is_empty() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        alive = processes_under(programs);
-    }
+    let alive = processes_under(programs);
     assert!(alive.is_empty(), "processes left behind: {alive:?}");
     out
-}
-
-fn ok(out: &Output) {
-    assert!(
-        out.status.success(),
-        "judge failed: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn games(dir: &Path) -> Vec<Value> {
-    std::fs::read_to_string(dir.join("games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("valid json line"))
-        .collect()
 }
 
 fn strings(v: &[&str]) -> Vec<String> {
@@ -340,22 +296,23 @@ fn usage_errors_fail_before_any_game() {
 fn a_person_plays_a_program_through_a_pipe() {
     let progs = programs();
     let cwd = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .args([
+    let program = saiblo("saiblo-last", progs.path(), "legal.py", "last");
+    let out = common::judge_typing(
+        cwd.path(),
+        [
             "play",
-            &saiblo("saiblo-last", progs.path(), "legal.py", "last"),
-        ])
-        .args(["--size", "6x7", "--blocked", "0,6", "--seed", "1"])
-        .args(["--move-limit-ms", "10000"])
-        .current_dir(cwd.path())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child.stdin.take().unwrap().write_all(b"3\n3\nq\n").unwrap();
-    let out = child.wait_with_output().unwrap();
+            &program,
+            "--size",
+            "6x7",
+            "--blocked",
+            "0,6",
+            "--seed",
+            "1",
+            "--move-limit-ms",
+            "10000",
+        ],
+        b"3\n3\nq\n",
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     // The program keeps its own board from the last moves and answers legally each time.
     assert!(text.contains("legal played column 0 in"), "{text}");

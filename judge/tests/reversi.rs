@@ -170,20 +170,11 @@ fn replay_steps_through_a_reversi_game_with_its_passes() {
     // Step to the move just after the pass, then to the end.
     let mut keys = "n\n".repeat(pass_at + 1);
     keys.push_str("G\nq\n");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .args(["replay", log.to_str().unwrap()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(keys.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::judge_typing(
+        dir.path(),
+        ["replay", log.to_str().unwrap()],
+        keys.as_bytes(),
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(

@@ -16,43 +16,7 @@ use gravity4_judge::referee::{self, Outcome};
 
 mod common;
 
-use common::{FIXTURES, reversi_binary};
-
-/// The Reversi fixtures copied into a fresh directory.
-fn programs() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(Path::new(FIXTURES).join("reversi")).unwrap() {
-        let src = entry.unwrap().path();
-        if src.extension().is_some_and(|e| e == "py") {
-            std::fs::copy(&src, dir.path().join(src.file_name().unwrap())).unwrap();
-        }
-    }
-    dir
-}
-
-/// Processes whose command line mentions `dir`, once the ones being killed are gone.
-fn processes_under(dir: &Path) -> Vec<String> {
-    let needle = dir.to_string_lossy().into_owned();
-    let scan = || {
-        std::fs::read_dir("/proc")
-            .unwrap()
-            .flatten()
-            .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
-            .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
-            .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
-            .filter(|c| c.contains(&needle))
-            .collect::<Vec<_>>()
-    };
-    let mut alive = scan();
-    for _ in 0..50 {
-        if alive.is_empty() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-        alive = scan();
-    }
-    alive
-}
+use common::{games, ok, processes_under, reversi_binary};
 
 /// A player from its command-line form, logging into `logs`.
 fn open(arg: &str, logs: &Path) -> Box<dyn Player<Reversi>> {
@@ -116,7 +80,7 @@ fn assert_whole_legal_game(o: &Outcome<Reversi>, seed: u64) {
 
 #[test]
 fn gtp_and_botzone_programs_play_whole_legal_games() {
-    let dir = programs();
+    let dir = common::copied_scripts("reversi");
     let logs = tempfile::tempdir().unwrap();
     for (seed, (a, b)) in [
         ("gtp", "botzone"),
@@ -147,7 +111,7 @@ fn gtp_and_botzone_programs_play_whole_legal_games() {
 
 #[test]
 fn misbehaving_programs_lose_with_their_verdicts_and_leave_nothing() {
-    let dir = programs();
+    let dir = common::copied_scripts("reversi");
     let logs = tempfile::tempdir().unwrap();
     let cases: [(&str, Termination, &str); 7] = [
         ("garbage", Termination::Garbage, ""),
@@ -187,38 +151,34 @@ fn misbehaving_programs_lose_with_their_verdicts_and_leave_nothing() {
             assert!(o.moves.len() >= 2, "{what}");
         }
     }
-    let garbage = game(
-        &fixture("gtp", dir.path(), "garbage"),
-        &fixture("botzone", dir.path(), "legal"),
-        3,
-        logs.path(),
-    );
-    assert!(
-        garbage
-            .detail
-            .as_deref()
-            .is_some_and(|d| d.contains("`genmove black` answered \"banana\", not a move")),
-        "{garbage:?}"
-    );
-    let garbage = game(
-        &fixture("gtp", dir.path(), "legal"),
-        &fixture("botzone", dir.path(), "garbage"),
-        3,
-        logs.path(),
-    );
-    assert!(
-        garbage
-            .detail
-            .as_deref()
-            .is_some_and(|d| d.starts_with("output \"banana\" is not one JSON object")),
-        "{garbage:?}"
-    );
+    // A garbage answer's verdict quotes it, in each protocol's words.
+    for (gtp, botzone, says) in [
+        (
+            "garbage",
+            "legal",
+            "`genmove black` answered \"banana\", not a move",
+        ),
+        (
+            "legal",
+            "garbage",
+            "output \"banana\" is not one JSON object",
+        ),
+    ] {
+        let o = game(
+            &fixture("gtp", dir.path(), gtp),
+            &fixture("botzone", dir.path(), botzone),
+            3,
+            logs.path(),
+        );
+        let detail = o.detail.as_deref().unwrap_or_default();
+        assert!(detail.starts_with(says), "{o:?}");
+    }
     assert!(processes_under(dir.path()).is_empty());
 }
 
 #[test]
 fn an_engine_refusing_the_set_up_loses_by_load() {
-    let dir = programs();
+    let dir = common::copied_scripts("reversi");
     let logs = tempfile::tempdir().unwrap();
     let o = game(
         &fixture("gtp", dir.path(), "legal"),
@@ -240,7 +200,7 @@ fn an_engine_refusing_the_set_up_loses_by_load() {
 fn a_gtp_engine_that_refuses_play_pass_plays_on() {
     // Like gtp-rhino, the fixture answers `? syntax error` to `play black pass`; the judge
     // carries on and asks for white's move, which the engine gives from its own board.
-    let dir = programs();
+    let dir = common::copied_scripts("reversi");
     let logs = tempfile::tempdir().unwrap();
     let game = Reversi {
         rule: Rule::Standard,
@@ -284,19 +244,11 @@ fn a_gtp_engine_that_refuses_play_pass_plays_on() {
     assert!(processes_under(dir.path()).is_empty());
 }
 
-fn games_of(dir: &Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(dir.join("games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect()
-}
-
 /// Every logged game is whole and legal under `rule` from its logged opening, and its
 /// result agrees with the discs.
 fn assert_logged_games_legal(dir: &Path, rule: Rule, count: usize) {
     let game = Reversi { rule };
-    let games = games_of(dir);
+    let games = games(dir);
     assert_eq!(games.len(), count);
     for g in &games {
         let setup: gravity4_judge::games::reversi::Setup =
@@ -321,13 +273,17 @@ fn assert_logged_games_legal(dir: &Path, rule: Rule, count: usize) {
     }
 }
 
-fn ok(out: &std::process::Output) {
-    assert!(
-        out.status.success(),
-        "judge failed: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+/// Runs `judge MODE --game reversi PLAYERS... OPTIONS... -q --out RUNS/run` from an
+/// empty directory that must stay empty, checks that it succeeded, and returns the run
+/// directory.
+fn run_reversi(runs: &Path, mode: &str, players: &[String], options: &[&str]) -> PathBuf {
+    let out_dir = runs.join("run");
+    let mut args = vec![mode.to_string(), "--game".into(), "reversi".into()];
+    args.extend(players.iter().cloned());
+    args.extend(options.iter().map(|o| o.to_string()));
+    args.extend(["-q".into(), "--out".into(), out_dir.display().to_string()]);
+    ok(&common::judge_leaving_nothing(&args));
+    out_dir
 }
 
 #[test]
@@ -339,24 +295,15 @@ fn the_reversi_program_plays_gtp_against_botzone_under_both_rules() {
         (Rule::NoAdjacent, " --rule no-adjacent", " --keep-running"),
     ] {
         let runs = tempfile::tempdir().unwrap();
-        let out_dir = runs.path().join("run");
-        let out = common::judge_leaving_nothing([
-            "match".to_string(),
-            "--game".into(),
-            "reversi".into(),
-            "--rule".into(),
-            rule.name().into(),
-            format!("gtp:{r} gtp{flag}@REVERSI_MOVE_MS=50"),
-            format!("botzone:{r} botzone{flag}{keep}@REVERSI_MOVE_MS=50"),
-            "--pairs".into(),
-            "2".into(),
-            "--seed".into(),
-            "5".into(),
-            "-q".into(),
-            "--out".into(),
-            out_dir.display().to_string(),
-        ]);
-        ok(&out);
+        let out_dir = run_reversi(
+            runs.path(),
+            "match",
+            &[
+                format!("gtp:{r} gtp{flag}@REVERSI_MOVE_MS=50"),
+                format!("botzone:{r} botzone{flag}{keep}@REVERSI_MOVE_MS=50"),
+            ],
+            &["--rule", rule.name(), "--pairs", "2", "--seed", "5"],
+        );
         assert_logged_games_legal(&out_dir, rule, 4);
     }
 }
@@ -366,28 +313,21 @@ fn misbehaving_programs_in_a_run_leave_nothing_behind() {
     // A round-robin through the CLI: the file writer plays on, the others lose by their
     // verdicts, and the working directory, TMPDIR (scratch directories) and the process
     // table are clean afterwards.
-    let dir = programs();
+    let dir = common::copied_scripts("reversi");
     let runs = tempfile::tempdir().unwrap();
-    let out_dir = runs.path().join("run");
-    let out = common::judge_leaving_nothing([
-        "round-robin".to_string(),
-        "--game".into(),
-        "reversi".into(),
-        fixture("gtp", dir.path(), "legal"),
-        fixture("keep", dir.path(), "writer"),
-        fixture("gtp", dir.path(), "crash"),
-        fixture("botzone", dir.path(), "hang"),
-        "--pairs".into(),
-        "1".into(),
-        "--move-limit-ms".into(),
-        "2000".into(),
-        "-q".into(),
-        "--out".into(),
-        out_dir.display().to_string(),
-    ]);
-    ok(&out);
+    let out_dir = run_reversi(
+        runs.path(),
+        "round-robin",
+        &[
+            fixture("gtp", dir.path(), "legal"),
+            fixture("keep", dir.path(), "writer"),
+            fixture("gtp", dir.path(), "crash"),
+            fixture("botzone", dir.path(), "hang"),
+        ],
+        &["--pairs", "1", "--move-limit-ms", "2000"],
+    );
     assert!(processes_under(dir.path()).is_empty());
-    for g in games_of(&out_dir) {
+    for g in games(&out_dir) {
         let loser = match g["loser"].as_str() {
             Some(side) => g[side].as_str().unwrap().to_string(),
             None => String::new(),
@@ -444,22 +384,15 @@ fn a_match_against_gtp_rhino() {
     }
     let r = reversi_binary();
     let runs = tempfile::tempdir().unwrap();
-    let out_dir = runs.path().join("run");
-    let out = common::judge_leaving_nothing([
-        "match".to_string(),
-        "--game".into(),
-        "reversi".into(),
-        format!("gtp:{} gtp@REVERSI_MOVE_MS=50", r.display()),
-        "gtp:/usr/games/gtp-rhino -l 1".into(),
-        "--pairs".into(),
-        "1".into(),
-        "--seed".into(),
-        "3".into(),
-        "-q".into(),
-        "--out".into(),
-        out_dir.display().to_string(),
-    ]);
-    ok(&out);
+    let out_dir = run_reversi(
+        runs.path(),
+        "match",
+        &[
+            format!("gtp:{} gtp@REVERSI_MOVE_MS=50", r.display()),
+            "gtp:/usr/games/gtp-rhino -l 1".into(),
+        ],
+        &["--pairs", "1", "--seed", "3"],
+    );
     assert_logged_games_legal(&out_dir, Rule::Standard, 2);
 }
 
@@ -467,28 +400,22 @@ fn a_match_against_gtp_rhino() {
 fn gtp_engines_are_kept_across_games_with_reuse_process() {
     // The fixture logs every command it reads: with --reuse-process one process (one
     // `quit`) plays all 4 games, each set up anew; without it, one process per game.
-    let dir = programs();
+    let dir = common::copied_scripts("reversi");
     for (reuse, quits) in [(true, 1), (false, 4)] {
         let runs = tempfile::tempdir().unwrap();
-        let out_dir = runs.path().join("run");
-        let mut args = vec![
-            "match".to_string(),
-            "--game".into(),
-            "reversi".into(),
-            fixture("gtp", dir.path(), "legal"),
-            fixture("gtp", dir.path(), "writer"),
-            "--pairs".into(),
-            "2".into(),
-            "--concurrency".into(),
-            "1".into(),
-            "-q".into(),
-            "--out".into(),
-            out_dir.display().to_string(),
-        ];
+        let mut options = vec!["--pairs", "2", "--concurrency", "1"];
         if reuse {
-            args.push("--reuse-process".into());
+            options.push("--reuse-process");
         }
-        ok(&common::judge_leaving_nothing(&args));
+        let out_dir = run_reversi(
+            runs.path(),
+            "match",
+            &[
+                fixture("gtp", dir.path(), "legal"),
+                fixture("gtp", dir.path(), "writer"),
+            ],
+            &options,
+        );
         assert_logged_games_legal(&out_dir, Rule::Standard, 4);
         for name in ["gtp_bot@MODE=legal", "gtp_bot@MODE=writer"] {
             let log =

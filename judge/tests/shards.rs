@@ -10,6 +10,8 @@ use serde_json::Value;
 
 mod common;
 
+use common::{games, ok};
+
 /// A working directory holding `legal.so` and `fast.so` (deterministic players: `fast`
 /// draws from a fixed seed in a fresh process per game, so replays give the same games).
 fn workdir() -> tempfile::TempDir {
@@ -28,16 +30,6 @@ fn judge(cwd: &Path, args: &[&str]) -> Output {
         .expect("run judge")
 }
 
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "judge failed: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 fn refused(out: &Output, what: &[&str]) {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "accepted, expected: {what:?}");
@@ -50,16 +42,6 @@ fn json(path: PathBuf) -> Value {
     serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
 
-fn games(dir: &Path) -> Vec<Value> {
-    std::fs::read_to_string(dir.join("games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-/// What must not change between an unsharded run and merged shards: every game's
-/// identity, board, players and result (not its timings).
 fn game_keys(dir: &Path) -> Vec<String> {
     let mut keys: Vec<String> = games(dir)
         .iter()

@@ -333,25 +333,22 @@ fn without_a_terminal_play_reads_lines() {
     let libs = tempfile::tempdir().unwrap();
     let lib = common::fixture(libs.path(), "legal", &[]);
     let cwd = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .args(["play"])
-        .arg(&lib)
-        .args(["--size", "6x7", "--blocked", "0,0", "--save", "g.jsonl"])
-        .current_dir(cwd.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     // A bad line, an empty line, column 10 (not on a 7-column board), then column 3
     // until the library (column 0, 1, ...) is beaten vertically.
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"zz\n\n10\n3\n3\n3\n3\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::judge_typing(
+        cwd.path(),
+        [
+            "play",
+            lib.to_str().unwrap(),
+            "--size",
+            "6x7",
+            "--blocked",
+            "0,0",
+            "--save",
+            "g.jsonl",
+        ],
+        b"zz\n\n10\n3\n3\n3\n3\n",
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(!text.contains('\x1b'), "no escapes when stdout is a pipe");
@@ -361,17 +358,7 @@ fn without_a_terminal_play_reads_lines() {
     assert!(text.contains("You win: four in a row!"), "{text}");
     assert!(text.contains("Saved as game 0 of g.jsonl"), "{text}");
     // Scripted replay of the saved game through a pipe.
-    let out = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .args(["replay", "g.jsonl"])
-        .current_dir(cwd.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            c.stdin.take().unwrap().write_all(b"n\nn\np\nG\nq\n")?;
-            c.wait_with_output()
-        })
-        .unwrap();
+    let out = common::judge_typing(cwd.path(), ["replay", "g.jsonl"], b"n\nn\np\nG\nq\n");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     for want in [

@@ -1,6 +1,7 @@
-//! Helpers the judge's integration tests share: fixture libraries compiled with `cc`, the
-//! judge run from empty directories that must still be empty when it is done, and pages
-//! run in headless Chromium.
+//! Helpers the judge's integration tests share: fixture libraries compiled with `cc`,
+//! fixture programs copied where leftover processes can be found, the judge run from empty
+//! directories that must still be empty when it is done, its logged games, and pages run
+//! in headless Chromium.
 
 // Each test crate uses the part it needs.
 #![allow(dead_code)]
@@ -26,6 +27,65 @@ pub fn fixture(dir: &Path, name: &str, flags: &[&str]) -> PathBuf {
         .expect("these tests need a C compiler (cc)");
     assert!(status.success(), "cc failed on {name}.c");
     out
+}
+
+/// The Python fixtures of `fixtures/SUB/` copied into a fresh directory, so that a scan
+/// of `/proc` for that directory ([`processes_under`]) finds any process left behind.
+pub fn copied_scripts(sub: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(Path::new(FIXTURES).join(sub)).unwrap() {
+        let src = entry.unwrap().path();
+        if src.extension().is_some_and(|e| e == "py") {
+            std::fs::copy(&src, dir.path().join(src.file_name().unwrap())).unwrap();
+        }
+    }
+    dir
+}
+
+/// Processes whose command line mentions `dir`, once the ones being killed are gone
+/// (killed processes are reaped before the judge returns, but `/proc` may lag: up to a
+/// second's grace).
+pub fn processes_under(dir: &Path) -> Vec<String> {
+    let needle = dir.to_string_lossy().into_owned();
+    let scan = || {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+            .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+            .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+            .filter(|c| c.contains(&needle))
+            .collect::<Vec<_>>()
+    };
+    let mut alive = scan();
+    for _ in 0..50 {
+        if alive.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        alive = scan();
+    }
+    alive
+}
+
+/// Checks that the judge succeeded (showing its output if not) and returns its stdout.
+pub fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "judge failed: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The games a run logged in `dir/games.jsonl`, a JSON value each.
+pub fn games(dir: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
 }
 
 /// Runs the judge with `args` from an empty working directory with a private TMPDIR, and
@@ -56,6 +116,28 @@ pub fn judge_leaving_nothing<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>)
         left(tmp.path())
     );
     out
+}
+
+/// Runs the judge with `args` from `cwd`, typing `keys` into its stdin (a pipe, so the
+/// views read whole lines), and returns what it printed once it exited.
+pub fn judge_typing<S: AsRef<OsStr>>(
+    cwd: &Path,
+    args: impl IntoIterator<Item = S>,
+    keys: &[u8],
+) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run judge");
+    // Dropping stdin after the keys closes it: the end of input, as at a closed terminal.
+    child.stdin.take().unwrap().write_all(keys).unwrap();
+    child.wait_with_output().expect("wait for judge")
 }
 
 /// The Chromium binary: `$CHROMIUM`, or Debian's `chromium` on the PATH.
