@@ -536,24 +536,9 @@ mod tests {
         };
         let entrants = schedule::entrants(&["first".into(), "last".into()]).unwrap();
         let pairings = Mode::Match.pairings(2);
-        let mut info = RunInfo {
-            mode: Mode::Match,
-            players: vec!["first".into(), "last".into()],
-            names: vec!["first".into(), "last".into()],
-            seed: 9,
-            pairs: 4,
-            move_limit_ms: 6000,
-            memory_limit_mb: 0,
-            reuse_process: false,
-            judge_version: "test".into(),
-            sprt: None,
-            player_files: Vec::new(),
-            schedule_sha256: None,
-            shard: None,
-            merged: None,
-            game: None,
-            rule: None,
-        };
+        let mut info = RunInfo::example(Mode::Match, &["first", "last"], None);
+        // The run below: seed 9, 4 pairs (from which results.rs counts the planned games).
+        (info.seed, info.pairs) = (9, 4);
         info.set_game(game.kind());
         dir.write_info(&info).unwrap();
         let settings = Settings {

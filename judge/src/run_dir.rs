@@ -340,18 +340,10 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::connect4::Connect4;
-
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-    }
-
-    fn info(mode: Mode, players: &[&str], sprt: Option<SprtParams>) -> RunInfo {
+impl RunInfo {
+    /// A run.json for unit tests: `mode` between `players` (their names as given), seed
+    /// 5, 2 pairs, 3 s a move, 1 GiB, no game recorded (Connect-4).
+    pub(crate) fn example(mode: Mode, players: &[&str], sprt: Option<SprtParams>) -> RunInfo {
         RunInfo {
             mode,
             players: players.iter().map(PathBuf::from).collect(),
@@ -371,10 +363,23 @@ mod tests {
             rule: None,
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::connect4::Connect4;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
 
     #[test]
     fn run_json_records_the_game_only_for_reversi() {
-        let mut i = info(Mode::Match, &["a", "b"], None);
+        let mut i = RunInfo::example(Mode::Match, &["a", "b"], None);
         assert_eq!(i.game().unwrap(), GameKind::Connect4);
         i.set_game(GameKind::Connect4);
         assert!(!serde_json::to_string(&i).unwrap().contains("game"));
@@ -416,12 +421,12 @@ mod tests {
     #[test]
     fn run_json_keeps_its_format() {
         let sprt = crate::stats::parse_sprt("elo0=-20 elo1=20 alpha=0.05 beta=0.05").unwrap();
-        let i = info(Mode::Gauntlet, &["a.so", "b.so"], Some(sprt));
+        let i = RunInfo::example(Mode::Gauntlet, &["a.so", "b.so"], Some(sprt));
         let text = serde_json::to_string(&i).unwrap();
         assert!(text.starts_with(r#"{"mode":"gauntlet","players":["a.so","b.so"]"#));
         assert!(text.ends_with(r#""sprt":"elo0=-20 elo1=20 alpha=0.05 beta=0.05"}"#));
         assert_eq!(serde_json::from_str::<RunInfo>(&text).unwrap(), i);
-        let none = serde_json::to_string(&info(Mode::Match, &["a.so"], None)).unwrap();
+        let none = serde_json::to_string(&RunInfo::example(Mode::Match, &["a.so"], None)).unwrap();
         assert!(none.ends_with(r#""sprt":null}"#));
         // Runs written before `sprt` was recorded.
         let old = none.replace(r#","sprt":null"#, "");
@@ -433,7 +438,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().join("r");
         let dir = RunDir::create(Some(&root), Mode::Match).unwrap();
-        let i = info(Mode::Match, &["a.so", "b.so"], None);
+        let i = RunInfo::example(Mode::Match, &["a.so", "b.so"], None);
         dir.write_info(&i).unwrap();
         assert_eq!(dir.read_info().unwrap(), i);
         // No log yet: the directory can still be given as --out.
@@ -480,7 +485,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let lib = tmp.path().join("a.so");
         std::fs::write(&lib, "abc").unwrap();
-        let mut i = info(Mode::Match, &["a.so", "b.so"], None);
+        let mut i = RunInfo::example(Mode::Match, &["a.so", "b.so"], None);
         i.player_files = vec![PlayerFile::of(&lib).unwrap()];
         // SHA-256("abc"), the FIPS 180-2 example.
         assert_eq!(
