@@ -21,7 +21,7 @@ use super::graph::{Graph, GraphId, NIL};
 use super::playout::{random_playout, tactical_playout};
 use super::threat_sequence::wins_by_threats;
 use super::tree::NodeKind;
-use super::ucb::{MAX_PATH, UcbTables, first_play_urgency};
+use super::ucb::{MAX_PATH, UcbTables, first_play_urgency, take_untried};
 use super::{SearchConfig, SearchLimits, SearchReport, time_to_stop};
 use crate::position::zobrist::position_key;
 use crate::position::{MAX_SIZE, Position, centre_first};
@@ -274,16 +274,10 @@ fn select_edge(
             continue;
         }
         if e.visits == 0 {
-            match urgency {
-                None => return first + i as u32,
-                Some(urgency) => {
-                    if urgency > best_score {
-                        best_score = urgency;
-                        best = first + i as u32;
-                    }
-                    continue;
-                }
+            if take_untried(urgency, first + i as u32, &mut best, &mut best_score) {
+                return first + i as u32;
             }
+            continue;
         }
         let score = e.q + scale * tables.inv_and_inv_sqrt(e.visits).1;
         if score > best_score {

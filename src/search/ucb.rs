@@ -96,16 +96,10 @@ pub fn select_child<const SKIP_LOSSES: bool>(
             continue;
         }
         if child.visits == 0 {
-            match urgency {
-                None => return first + i as NodeId,
-                Some(urgency) => {
-                    if urgency > best_score {
-                        best_score = urgency;
-                        best = first + i as NodeId;
-                    }
-                    continue;
-                }
+            if take_untried(urgency, first + i as NodeId, &mut best, &mut best_score) {
+                return first + i as NodeId;
             }
+            continue;
         }
         let (inv, inv_sqrt) = tables.inv_and_inv_sqrt(child.visits);
         let score = child.half_points as f32 * 0.5 * inv + scale * inv_sqrt;
@@ -115,6 +109,27 @@ pub fn select_child<const SKIP_LOSSES: bool>(
         }
     }
     best
+}
+
+/// A selection loop's step for the child `index`, not yet visited: true to take it at once
+/// (no first-play urgency: UCB1's infinite bound), else it competes with its urgency score.
+#[inline(always)]
+pub fn take_untried(
+    urgency: Option<f32>,
+    index: u32,
+    best: &mut u32,
+    best_score: &mut f32,
+) -> bool {
+    match urgency {
+        None => true,
+        Some(urgency) => {
+            if urgency > *best_score {
+                *best_score = urgency;
+                *best = index;
+            }
+            false
+        }
+    }
 }
 
 /// The score of a child not yet visited under first-play urgency: the parent's value for
