@@ -34,14 +34,21 @@ fn open(arg: &str, logs: &Path) -> Box<dyn Player<Reversi>> {
 /// `gtp:python3 DIR/gtp_bot.py` or `botzone:python3 DIR/botzone_bot.py [--keep-running]`
 /// in `mode`.
 fn fixture(kind: &str, dir: &Path, mode: &str) -> String {
-    let (scheme, script, extra) = match kind {
-        "gtp" => ("gtp", "gtp_bot.py", ""),
-        "botzone" => ("botzone", "botzone_bot.py", ""),
-        "keep" => ("botzone", "botzone_bot.py", " --keep-running"),
+    // The kept bot carries one more variable, so its name (and its log) differs from the
+    // one-turn bot's.
+    let (scheme, script, extra, env) = match kind {
+        "gtp" => ("gtp", "gtp_bot.py", "", ""),
+        "botzone" => ("botzone", "botzone_bot.py", "", ""),
+        "keep" => (
+            "botzone",
+            "botzone_bot.py",
+            " --keep-running",
+            ",FIXTURE_KEPT=1",
+        ),
         _ => unreachable!(),
     };
     format!(
-        "{scheme}:python3 {}{extra}@FIXTURE_MODE={mode}",
+        "{scheme}:python3 {}{extra}@FIXTURE_MODE={mode}{env}",
         dir.join(script).display()
     )
 }
@@ -104,9 +111,22 @@ fn gtp_and_botzone_programs_play_whole_legal_games() {
     let bot_log = std::fs::read_to_string(logs.path().join("botzone_bot@MODE=legal.log")).unwrap();
     assert!(bot_log.contains("botzone debug: turn 2"), "{bot_log}");
     assert!(!bot_log.contains("Traceback"), "{bot_log}");
-    // The keep-running bot was sent the history once, then one request per line.
-    let keep = std::fs::read_to_string(logs.path().join("botzone_bot@MODE=legal.log")).unwrap();
+    // The one-turn bot is sent the whole history every turn; the keep-running bot once, then
+    // one request per line.
+    assert!(!bot_log.contains("got: {\"x\":"), "{bot_log}");
+    let logged: Vec<_> = std::fs::read_dir(logs.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let kept = logged
+        .iter()
+        .find(|name| name.contains("KEPT=1"))
+        .unwrap_or_else(|| panic!("no log of the kept bot among {logged:?}"));
+    let keep = std::fs::read_to_string(logs.path().join(kept)).unwrap();
     assert!(keep.contains("got: {\"x\":"), "{keep}");
+    // Two games (one per colour), each begun with one full history.
+    let histories = keep.lines().filter(|l| l.contains("\"requests\"")).count();
+    assert_eq!(histories, 2, "{keep}");
 }
 
 #[test]
