@@ -1,9 +1,10 @@
-//! Reversi (Othello): bitboard rules, two Monte-Carlo tree search engines, and the GTP and
-//! Botzone protocols that drive them.
+//! Reversi (Othello): bitboard rules, two Monte-Carlo tree search engines, an alpha-beta
+//! engine (the default), and the GTP and Botzone protocols that drive them.
 //!
 //! Data flows one way: [`bitboard`] (masks and shifts) -> [`position`] (the rules, both rule
-//! sets) -> [`search`] (the `classic` and `strong` engines, the exact endgame solver) ->
-//! [`protocol`] (GTP, Botzone JSON) and [`selfplay`] -> the `reversi` program.
+//! sets) -> [`search`] (the `classic` and `strong` MCTS engines, the `alphabeta` engine, the
+//! exact endgame solver) -> [`protocol`] (GTP, Botzone JSON) and [`selfplay`] -> the `reversi`
+//! program.
 //!
 //! A referee needs only [`Position`]: [`Position::start`], [`Position::legal_moves`],
 //! [`Position::play`], [`Position::is_game_over`], [`Position::result`] and its `Display`.

@@ -13,7 +13,7 @@ use reversi::{Position, Profile, Rule, Settings, perft};
 /// Reversi (Othello) engine: GTP, Botzone, self-play, perft.
 ///
 /// Environment: REVERSI_MOVE_MS (budget per move, default 5000), REVERSI_PROFILE
-/// (classic|strong), REVERSI_LOG=1 (a line per move on stderr), REVERSI_MEMORY_MB (tree cap,
+/// (classic|strong|alphabeta), REVERSI_LOG=1 (a line per move on stderr), REVERSI_MEMORY_MB (tree cap,
 /// default 256). Flags override the environment.
 #[derive(Parser)]
 #[command(name = "reversi", version)]
@@ -28,7 +28,7 @@ struct Common {
     /// Rule set: standard or no-adjacent.
     #[arg(long, default_value = "standard", value_parser = parse_rule)]
     rule: Rule,
-    /// Engine: classic or strong (default: REVERSI_PROFILE, else strong).
+    /// Engine: classic, strong or alphabeta (default: REVERSI_PROFILE, else alphabeta).
     #[arg(long, value_parser = parse_profile)]
     profile: Option<Profile>,
     /// Budget per move in ms (default: REVERSI_MOVE_MS, else 5000).
@@ -69,7 +69,7 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// The engine measured.
-        #[arg(long, default_value = "strong", value_parser = parse_profile)]
+        #[arg(long, default_value = "alphabeta", value_parser = parse_profile)]
         first: Profile,
         /// Its opponent.
         #[arg(long, default_value = "classic", value_parser = parse_profile)]
@@ -91,7 +91,8 @@ fn parse_rule(s: &str) -> Result<Rule, String> {
 }
 
 fn parse_profile(s: &str) -> Result<Profile, String> {
-    Profile::parse(s).ok_or_else(|| format!("unknown profile {s:?}: expected classic or strong"))
+    Profile::parse(s)
+        .ok_or_else(|| format!("unknown profile {s:?}: expected classic, strong or alphabeta"))
 }
 
 /// The player the flags and environment describe.

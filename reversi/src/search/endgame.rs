@@ -53,7 +53,7 @@ impl Default for Solver {
 /// The square the house rule keys on, or 64: two positions with the same discs but different
 /// forbidden squares have different values.
 #[inline]
-fn last_code(pos: &Position) -> u8 {
+pub(crate) fn last_code(pos: &Position) -> u8 {
     if pos.forbidden() == 0 {
         64
     } else {
