@@ -38,7 +38,7 @@
 #                               names the run) vs d600866's default at 2000 ms, 100 boards,
 #                               seed 2201, one game at a time; RESUME=1 continues the run
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
-#   scripts/strength.sh reversi  Reversi: default (strong) vs classic at 5000 ms, 50 paired
+#   scripts/strength.sh reversi  Reversi: default (alphabeta) vs classic at 5000 ms, 50 paired
 #                               openings, RULE=standard|no-adjacent, seed 2111; RESUME=1
 #   scripts/strength.sh reversi-rhino  Reversi: default vs gtp-rhino -l RHINO_LEVEL (4) with
 #                               our budget REVERSI_MOVE_MS (1000), 10 pairs, seed 2121
@@ -235,7 +235,7 @@ reversi)
         rm -rf "$dir" && where=(--out "$dir")
     fi
     one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
-    "$JUDGE" match --game reversi --rule "$rule" "gtp:$engine@REVERSI_PROFILE=strong" \
+    "$JUDGE" match --game reversi --rule "$rule" "gtp:$engine@REVERSI_PROFILE=alphabeta" \
         "gtp:$engine@REVERSI_PROFILE=classic" --pairs "${REVERSI_PAIRS:-50}" --seed 2111 -q \
         "${one[@]}" "${where[@]}"
     ;;
@@ -243,7 +243,9 @@ reversi-rhino)
     # Our default Reversi engine against Debian's gtp-rhino (package grhino) at level
     # RHINO_LEVEL (default 4), standard rules, both over GTP; REVERSI_MOVE_MS (default 1000)
     # is our budget: set it to gtp-rhino's mean time per move from an earlier run's
-    # report for a match at equal time.
+    # report for a match at equal time. The move limit is 30 s: gtp-rhino searches to a
+    # fixed depth and on a loaded machine level 4 sometimes needs more than the default 6 s,
+    # and a game lost on time says nothing about strength.
     ms=${REVERSI_MOVE_MS:-1000} level=${RHINO_LEVEL:-4}
     cargo build --release -q -p reversi
     mkdir -p "$OUT/libs" && cp target/release/reversi "$OUT/libs/reversi"
@@ -251,7 +253,7 @@ reversi-rhino)
     rm -rf "$dir"
     "$JUDGE" match --game reversi "gtp:$OUT/libs/reversi gtp --move-ms $ms" \
         "gtp:/usr/games/gtp-rhino -l $level" --pairs "${RHINO_PAIRS:-10}" --seed 2121 -q \
-        --out "$dir" "${CONCURRENCY[@]}"
+        --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
     ;;
 *)
     echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
