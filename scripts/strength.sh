@@ -38,7 +38,7 @@
 #                               names the run) vs d600866's default at 2000 ms, 100 boards,
 #                               seed 2201, one game at a time; RESUME=1 continues the run
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
-#   scripts/strength.sh reversi  Reversi: default (alphabeta) vs classic at 5000 ms, 50 paired
+#   scripts/strength.sh reversi  Reversi: default (strong) vs classic at 5000 ms, 50 paired
 #                               openings, RULE=standard|no-adjacent, seed 2111; RESUME=1
 #   scripts/strength.sh reversi-rhino  Reversi: default vs gtp-rhino -l RHINO_LEVEL (4) with
 #                               our budget REVERSI_MOVE_MS (1000), 10 pairs, seed 2121
@@ -235,7 +235,7 @@ reversi)
         rm -rf "$dir" && where=(--out "$dir")
     fi
     one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
-    "$JUDGE" match --game reversi --rule "$rule" "gtp:$engine@REVERSI_PROFILE=alphabeta" \
+    "$JUDGE" match --game reversi --rule "$rule" "gtp:$engine@REVERSI_PROFILE=strong" \
         "gtp:$engine@REVERSI_PROFILE=classic" --pairs "${REVERSI_PAIRS:-50}" --seed 2111 -q \
         "${one[@]}" "${where[@]}"
     ;;

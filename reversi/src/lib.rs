@@ -1,5 +1,5 @@
-//! Reversi (Othello): bitboard rules, two Monte-Carlo tree search engines, an alpha-beta
-//! engine (the default), and the GTP and Botzone protocols that drive them.
+//! Reversi (Othello): bitboard rules, two Monte-Carlo tree search engines (`strong` is the
+//! default), an alpha-beta engine, and the GTP and Botzone protocols that drive them.
 //!
 //! Data flows one way: [`bitboard`] (masks and shifts) -> [`position`] (the rules, both rule
 //! sets) -> [`search`] (the `classic` and `strong` MCTS engines, the `alphabeta` engine, the

@@ -28,7 +28,7 @@ struct Common {
     /// Rule set: standard or no-adjacent.
     #[arg(long, default_value = "standard", value_parser = parse_rule)]
     rule: Rule,
-    /// Engine: classic, strong or alphabeta (default: REVERSI_PROFILE, else alphabeta).
+    /// Engine: classic, strong or alphabeta (default: REVERSI_PROFILE, else strong).
     #[arg(long, value_parser = parse_profile)]
     profile: Option<Profile>,
     /// Budget per move in ms (default: REVERSI_MOVE_MS, else 5000).
@@ -69,7 +69,7 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// The engine measured.
-        #[arg(long, default_value = "alphabeta", value_parser = parse_profile)]
+        #[arg(long, default_value = "strong", value_parser = parse_profile)]
         first: Profile,
         /// Its opponent.
         #[arg(long, default_value = "classic", value_parser = parse_profile)]
