@@ -149,18 +149,7 @@ impl AlphaBeta {
             keys[n] = key;
             n += 1;
         }
-        // Insertion sort: a handful of moves.
-        for a in 1..n {
-            let (k, v) = (keys[a], out[a]);
-            let mut b = a;
-            while b > 0 && keys[b - 1] > k {
-                keys[b] = keys[b - 1];
-                out[b] = out[b - 1];
-                b -= 1;
-            }
-            keys[b] = k;
-            out[b] = v;
-        }
+        endgame::sort_by_keys(&mut out[..n], &mut keys[..n]);
         n
     }
 
@@ -461,16 +450,8 @@ mod tests {
             let Some(pos) = random_position(Rule::Standard, 12, &mut rng) else {
                 continue;
             };
-            let truth = solver.outcome(&pos, None).unwrap();
             let r = e.choose(&pos, Limits::time(20_000));
-            let expected = match truth {
-                1 => Proof::Win,
-                0 => Proof::Draw,
-                _ => Proof::Loss,
-            };
-            assert_eq!(r.proof, expected, "{pos}");
-            let after = pos.play(r.mv).unwrap();
-            assert!(-solver.outcome(&after, None).unwrap() == truth || truth < 0);
+            endgame::assert_proven_and_kept(&mut solver, &pos, &r);
             checked += 1;
         }
     }

@@ -50,6 +50,42 @@ impl Default for Solver {
     }
 }
 
+/// For the engines' tests: `report`, an engine's answer in `pos`, proves what the exact
+/// `solver` finds, and its move keeps that outcome (any move keeps a loss).
+#[cfg(test)]
+pub(crate) fn assert_proven_and_kept(
+    solver: &mut Solver,
+    pos: &Position,
+    report: &super::SearchReport,
+) {
+    use super::Proof;
+    let truth = solver.outcome(pos, None).expect("no deadline");
+    let expected = match truth {
+        1 => Proof::Win,
+        0 => Proof::Draw,
+        _ => Proof::Loss,
+    };
+    assert_eq!(report.proof, expected, "{pos}");
+    let after = pos.play(report.mv).expect("engines answer legal moves");
+    assert!(-solver.outcome(&after, None).expect("no deadline") == truth || truth < 0);
+}
+
+/// Sorts `moves` by ascending `keys` (the two slices are parallel), stable: an insertion
+/// sort, since a position has a handful of moves.
+pub(crate) fn sort_by_keys(moves: &mut [u8], keys: &mut [i32]) {
+    for a in 1..moves.len() {
+        let (k, v) = (keys[a], moves[a]);
+        let mut b = a;
+        while b > 0 && keys[b - 1] > k {
+            keys[b] = keys[b - 1];
+            moves[b] = moves[b - 1];
+            b -= 1;
+        }
+        keys[b] = k;
+        moves[b] = v;
+    }
+}
+
 /// The square the house rule keys on, or 64: two positions with the same discs but different
 /// forbidden squares have different values.
 #[inline]
@@ -170,18 +206,7 @@ impl Solver {
                 keys[n] = key;
                 n += 1;
             }
-            // Insertion sort: a handful of moves.
-            for a in 1..n {
-                let (k, v) = (keys[a], out[a]);
-                let mut b = a;
-                while b > 0 && keys[b - 1] > k {
-                    keys[b] = keys[b - 1];
-                    out[b] = out[b - 1];
-                    b -= 1;
-                }
-                keys[b] = k;
-                out[b] = v;
-            }
+            sort_by_keys(&mut out[..n], &mut keys[..n]);
         } else {
             for part in [mask & CORNERS, mask & !CORNERS] {
                 let mut m = part;

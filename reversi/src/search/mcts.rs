@@ -718,18 +718,9 @@ mod tests {
             if pos.is_game_over() || pos.must_pass() {
                 continue;
             }
-            let truth = solver.outcome(&pos, None).unwrap();
             let mut e = Mcts::new(Config::strong(), Some(1), 1 << 24);
             let r = e.choose(&pos, Limits::time(2000));
-            let expected = match truth {
-                1 => Proof::Win,
-                0 => Proof::Draw,
-                _ => Proof::Loss,
-            };
-            assert_eq!(r.proof, expected, "{pos}");
-            // The chosen move keeps the proven outcome.
-            let after = pos.play(r.mv).unwrap();
-            assert!(-solver.outcome(&after, None).unwrap() == truth || truth < 0);
+            super::super::endgame::assert_proven_and_kept(&mut solver, &pos, &r);
             checked += 1;
         }
     }
