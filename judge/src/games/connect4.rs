@@ -247,6 +247,10 @@ impl Game for Connect4 {
         position.drop_point(y)
     }
 
+    fn last_cell(&self, position: &Position) -> Option<(i32, i32)> {
+        position.last().map(|p| (p.x, p.y))
+    }
+
     fn move_cell(&self, _position: &Position, mv: Point) -> Option<(i32, i32)> {
         Some((mv.x, mv.y))
     }

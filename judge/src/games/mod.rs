@@ -76,6 +76,12 @@ pub trait Game: Debug + Clone + PartialEq + Send + Sync + 'static {
     /// legal move is meant there.
     fn move_at(&self, position: &Self::Position, x: i32, y: i32) -> Option<Self::Move>;
 
+    /// The cell of the move that led to `position`, for highlighting it: after an opening
+    /// (Reversi's) that is the opening's last move; `None` at an empty start or after a pass.
+    fn last_cell(&self, _position: &Self::Position) -> Option<(i32, i32)> {
+        None
+    }
+
     /// The cell a move marks (where the stone landed), for highlighting the last move.
     fn move_cell(&self, position: &Self::Position, mv: Self::Move) -> Option<(i32, i32)>;
 

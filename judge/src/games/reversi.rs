@@ -557,6 +557,10 @@ impl Game for Reversi {
         }
     }
 
+    fn last_cell(&self, position: &Position) -> Option<(i32, i32)> {
+        self.move_cell(position, position.last()?)
+    }
+
     fn grid(&self, position: &Position) -> Grid {
         let mut grid = Grid::new(SIZE, SIZE);
         for row in 0..SIZE {
@@ -872,6 +876,22 @@ mod tests {
         );
         g.play(&mut p, Move::Pass);
         assert_eq!(g.legal_moves(&p), vec![mv("c1")], "after a pass: no rule");
+    }
+
+    #[test]
+    fn the_last_cell_after_an_opening_is_its_last_move() {
+        let g = Reversi {
+            rule: Rule::Standard,
+        };
+        let setup = g.setup(17);
+        let start = g.start(&setup);
+        let last = *setup.opening_moves().last().unwrap();
+        assert_eq!(g.last_cell(&start), g.move_cell(&start, last));
+        assert!(g.last_cell(&start).is_some());
+        let mut p = start.clone();
+        let mv = g.legal_moves(&p)[0];
+        g.play(&mut p, mv);
+        assert_eq!(g.last_cell(&p), g.move_cell(&start, mv));
     }
 
     #[test]

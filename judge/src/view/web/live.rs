@@ -370,7 +370,9 @@ impl<G: Shown> Table<G> {
             .iter()
             .filter(|m| m.side != l.human)
             .fold(0.0, |total, m| total + m.ms); // `sum` would start from -0.0
-        let last = l.moves.last().and_then(|m| m.cell).map(|(x, y)| [x, y]);
+        // From the position, so a Reversi game shows its opening's last move before anyone
+        // has moved.
+        let last = game.last_cell(&l.position).map(|(x, y)| [x, y]);
         let result = l.ending.as_ref().map(|e| {
             json!({
                 "text": e.text,
