@@ -40,8 +40,9 @@
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh reversi  Reversi: default (strong) vs classic at 5000 ms, 50 paired
 #                               openings, RULE=standard|no-adjacent, seed 2111; RESUME=1
-#   scripts/strength.sh reversi-rhino  Reversi: default vs gtp-rhino -l RHINO_LEVEL (4) with
-#                               our budget REVERSI_MOVE_MS (1000), 10 pairs, seed 2121
+#   scripts/strength.sh reversi-rhino  Reversi: default (or PROFILE, e.g. alphabeta) vs
+#                               gtp-rhino -l RHINO_LEVEL (4) with our budget REVERSI_MOVE_MS
+#                               (1000), 10 pairs, seed 2121
 #   scripts/strength.sh ladder  default vs every rung of target/ladder (run
 #                               scripts/build-ladder.sh first) at GRAVITY4_MOVE_MS
 #                               (default 2000); LADDER_RUNGS="10" plays only rung 10
@@ -246,17 +247,18 @@ reversi-rhino)
     # report for a match at equal time. The move limit is 30 s: gtp-rhino searches to a
     # fixed depth and on a loaded machine level 4 sometimes needs more than the default 6 s,
     # and a game lost on time says nothing about strength.
+    # PROFILE=alphabeta plays that profile instead (its own run directory).
     ms=${REVERSI_MOVE_MS:-1000} level=${RHINO_LEVEL:-4}
     cargo build --release -q -p reversi
     mkdir -p "$OUT/libs" && cp target/release/reversi "$OUT/libs/reversi"
-    dir=$OUT/reversi-rhino-l$level-$ms
+    dir=$OUT/reversi-rhino-l$level-$ms${PROFILE:+-$PROFILE}
     rm -rf "$dir"
-    "$JUDGE" match --game reversi "gtp:$OUT/libs/reversi gtp --move-ms $ms" \
+    "$JUDGE" match --game reversi "gtp:$OUT/libs/reversi gtp --move-ms $ms${PROFILE:+ --profile $PROFILE}" \
         "gtp:/usr/games/gtp-rhino -l $level" --pairs "${RHINO_PAIRS:-10}" --seed 2121 -q \
         --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
     ;;
 *)
-    echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
+    echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
     exit 2
     ;;
 esac
