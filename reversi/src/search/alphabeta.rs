@@ -110,14 +110,6 @@ impl AlphaBeta {
         }
     }
 
-    #[inline]
-    fn slot(&self, own: u64, opp: u64, last: u8) -> usize {
-        let h = own.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
-            ^ opp.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
-            ^ u64::from(last).wrapping_mul(0x1656_67b1_9e37_79f9);
-        (h >> (64 - self.table_bits)) as usize
-    }
-
     /// Score of a finished game for the side to move.
     fn terminal(pos: &Position) -> i32 {
         let margin = pos.disc_margin();
@@ -175,7 +167,7 @@ impl AlphaBeta {
             return heuristic::evaluate(pos, &self.weights);
         }
         let (own, opp, last) = (pos.own(), pos.opp(), endgame::last_code(pos));
-        let index = self.slot(own, opp, last);
+        let index = endgame::slot(own, opp, last, self.table_bits);
         let mut hint = 64u8;
         let e = self.table[index];
         if e.own == own && e.opp == opp && e.last == last {

@@ -100,12 +100,14 @@ pub(crate) fn last_code(pos: &Position) -> u8 {
     }
 }
 
+/// The slot of a position (`own`, `opp`, [`last_code`]) in a table of `2^bits` entries; the
+/// solver's table and the alpha-beta engine's share it.
 #[inline]
-fn slot(own: u64, opp: u64, last: u8) -> usize {
+pub(crate) fn slot(own: u64, opp: u64, last: u8, bits: u32) -> usize {
     let h = own.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
         ^ opp.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
         ^ u64::from(last).wrapping_mul(0x1656_67b1_9e37_79f9);
-    (h >> (64 - TABLE_BITS)) as usize
+    (h >> (64 - bits)) as usize
 }
 
 impl Solver {
@@ -242,7 +244,7 @@ impl Solver {
         let empties = pos.empties();
         let use_table = empties >= TABLE_MIN_EMPTIES;
         let (own, opp, last) = (pos.own(), pos.opp(), last_code(pos));
-        let index = slot(own, opp, last);
+        let index = slot(own, opp, last, TABLE_BITS);
         let mut hint = 64u8;
         if use_table {
             let e = self.table[index];
