@@ -22,9 +22,9 @@
 use std::fmt;
 
 /// Every square except the a-file: where a disc shifted east may legally land.
-const NOT_A_FILE: u64 = 0xfefe_fefe_fefe_fefe;
+pub const NOT_A_FILE: u64 = 0xfefe_fefe_fefe_fefe;
 /// Every square except the h-file: where a disc shifted west may legally land.
-const NOT_H_FILE: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+pub const NOT_H_FILE: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
 /// The four corners, for playout and ordering heuristics.
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -92,6 +92,14 @@ impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", (b'a' + self.col()) as char, self.row() + 1)
     }
+}
+
+/// Every square next to a disc of `b` in the eight directions (the evaluations' potential
+/// mobility counts the empty ones).
+#[inline]
+pub fn neighbours(b: u64) -> u64 {
+    let row = east(b) | west(b);
+    row | north(b | row) | south(b | row)
 }
 
 /// Iterates the squares of a mask, lowest index first.
@@ -205,6 +213,16 @@ mod tests {
         for bad in ["", "a", "a9", "i1", "a0", "a10", "11"] {
             assert_eq!(Square::parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn all_eight_neighbours_without_wrapping() {
+        let bit = |s: &str| Square::parse(s).unwrap().bit();
+        assert_eq!(neighbours(bit("a1")), bit("b1") | bit("a2") | bit("b2"));
+        assert_eq!(neighbours(bit("h4")).count_ones(), 5);
+        assert_eq!(neighbours(bit("d4")).count_ones(), 8);
+        // Two discs side by side: each is the other's neighbour.
+        assert_eq!(neighbours(bit("d4") | bit("e4")).count_ones(), 12);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! potential mobility), then checked in play; the logistic squash turns the sum into a win
 //! probability for the tree's means.
 
-use crate::bitboard::{self, CORNERS};
+use crate::bitboard::{self, CORNERS, neighbours};
 use crate::position::Position;
 
 /// X-squares (b2, g2, b7, g7) by their corner.
@@ -89,16 +89,6 @@ fn anchored(own: u64) -> u32 {
         }
     }
     n
-}
-
-/// Every square next to a disc of `b` (8 directions).
-#[inline]
-fn neighbours(b: u64) -> u64 {
-    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
-    let row = b | h;
-    h | (row << 8) | (row >> 8)
 }
 
 /// `(a - b) / (a + b)`, 0 when both are 0.

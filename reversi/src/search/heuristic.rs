@@ -9,11 +9,9 @@
 //! last move). Weights are given at the start of the game and at its end, and mixed linearly by
 //! the empties left: mobility and corners rule the middle game, stable discs and discs the end.
 
-use crate::bitboard::{self, CORNERS};
+use crate::bitboard::{self, CORNERS, NOT_A_FILE as NOT_A, NOT_H_FILE as NOT_H, neighbours};
 use crate::position::Position;
 
-const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
 const RANK_1: u64 = 0xff;
@@ -118,14 +116,6 @@ impl Default for Weights {
     fn default() -> Self {
         Weights::DEFAULT
     }
-}
-
-/// Every square next to a disc of `b` (8 directions).
-#[inline]
-fn neighbours(b: u64) -> u64 {
-    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
-    let row = b | h;
-    h | (row << 8) | (row >> 8)
 }
 
 /// The diagonals (a1-h8 direction) and anti-diagonals (h1-a8 direction) as masks.
