@@ -163,7 +163,12 @@ fn full_lines(occupied: u64) -> [u64; 4] {
 /// on each of its four lines the line is full, or a neighbour along it is a stable own disc or
 /// off the board. (A lower bound: some stable discs are missed, none is wrongly counted.)
 pub fn stable_discs(own: u64, opp: u64) -> u64 {
-    let [rows, cols, down, anti] = full_lines(own | opp);
+    stable_given(own, full_lines(own | opp))
+}
+
+/// [`stable_discs`] of `own` given the board's [`full_lines`], which both sides share.
+#[inline]
+fn stable_given(own: u64, [rows, cols, down, anti]: [u64; 4]) -> u64 {
     let mut stable = 0u64;
     loop {
         let horizontal = rows | FILE_A | FILE_H | ((stable << 1) & NOT_A) | ((stable >> 1) & NOT_H);
@@ -195,8 +200,9 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
             c += (own & cs).count_ones() as i32 - (opp & cs).count_ones() as i32;
         }
     }
+    let lines = full_lines(own | opp);
     let stable =
-        stable_discs(own, opp).count_ones() as i32 - stable_discs(opp, own).count_ones() as i32;
+        stable_given(own, lines).count_ones() as i32 - stable_given(opp, lines).count_ones() as i32;
     let discs = own.count_ones() as i32 - opp.count_ones() as i32;
     let parity = empties & 1;
     let terms = |t: &Terms| {
