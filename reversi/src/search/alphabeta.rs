@@ -164,7 +164,7 @@ impl AlphaBeta {
             return -self.search(&pos.play_unchecked(Move::Pass), depth, -beta, -alpha);
         }
         if depth == 0 {
-            return heuristic::evaluate(pos, &self.weights);
+            return heuristic::evaluate_with_moves(pos, mask, &self.weights);
         }
         let (own, opp, last) = (pos.own(), pos.opp(), endgame::last_code(pos));
         let index = endgame::slot(own, opp, last, self.table_bits);

@@ -185,11 +185,17 @@ fn stable_given(own: u64, [rows, cols, down, anti]: [u64; 4]) -> u64 {
 
 /// The score of `pos` (not over) for the side to move, in hundredths of a disc.
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
+    evaluate_with_moves(pos, pos.move_mask(), w)
+}
+
+/// [`evaluate`] given `moves`, the side to move's [`Position::move_mask`], which a search
+/// node has already computed.
+pub(crate) fn evaluate_with_moves(pos: &Position, moves: u64, w: &Weights) -> i32 {
+    debug_assert_eq!(moves, pos.move_mask());
     let (own, opp) = (pos.own(), pos.opp());
     let empty = !(own | opp);
     let empties = empty.count_ones() as i32;
-    let mobility =
-        pos.move_mask().count_ones() as i32 - bitboard::legal_moves(opp, own).count_ones() as i32;
+    let mobility = moves.count_ones() as i32 - bitboard::legal_moves(opp, own).count_ones() as i32;
     let potential = (neighbours(opp) & empty).count_ones() as i32
         - (neighbours(own) & empty).count_ones() as i32;
     let corners = (own & CORNERS).count_ones() as i32 - (opp & CORNERS).count_ones() as i32;
