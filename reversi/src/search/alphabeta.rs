@@ -121,8 +121,8 @@ impl AlphaBeta {
     }
 
     /// Writes the squares of `mask` into `out` in search order, `hint` first; returns how many.
-    fn order(&self, pos: &Position, mask: u64, depth: u32, hint: u8, out: &mut [u8; 32]) -> usize {
-        let mut keys = [0i32; 32];
+    fn order(&self, pos: &Position, mask: u64, depth: u32, hint: u8, out: &mut [u8; 64]) -> usize {
+        let mut keys = [0i32; 64];
         let mut n = 0;
         let mut m = mask;
         while m != 0 {
@@ -187,7 +187,7 @@ impl AlphaBeta {
             }
         }
         let alpha_in = alpha;
-        let mut order = [0u8; 32];
+        let mut order = [0u8; 64];
         let n = self.order(pos, mask, depth, hint, &mut order);
         let mut best = -INFINITY;
         let mut best_sq = order[0];
@@ -318,7 +318,7 @@ impl Engine for AlphaBeta {
         self.node_limit = limits.iterations.unwrap_or(u64::MAX);
         self.nodes = 0;
         self.aborted = false;
-        let mut order = [0u8; 32];
+        let mut order = [0u8; 64];
         let n = self.order(pos, pos.move_mask(), SORT_DEPTH, 64, &mut order);
         let mut moves: Vec<(Move, i32)> = order[..n]
             .iter()
@@ -403,6 +403,23 @@ mod tests {
             assert!(pos.is_legal(r.mv));
             assert!(r.iterations >= 3, "{}", r.iterations);
         }
+    }
+
+    #[test]
+    fn a_node_with_more_than_32_moves_is_searched() {
+        // Reachable games have up to 33 moves in a position; this made-up one has 34.
+        let pos = Position::from_parts(
+            0x0088_c258_842c_0000,
+            0x0066_2406_6042_5e00,
+            crate::position::Color::Black,
+            None,
+            Rule::Standard,
+        )
+        .unwrap();
+        assert_eq!(pos.move_mask().count_ones(), 34);
+        let mut e = AlphaBeta::new(1 << 20, Weights::DEFAULT);
+        let r = e.choose(&pos, Limits::iterations(5_000));
+        assert!(pos.is_legal(r.mv));
     }
 
     #[test]
