@@ -29,6 +29,15 @@ pub const NOT_H_FILE: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 /// The four corners, for playout and ordering heuristics.
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
 
+/// Each corner with the squares that hand it over while it is empty, for the evaluations:
+/// (corner, its X-square, its two C-squares).
+pub const NEAR_CORNERS: [(u64, u64, u64); 4] = [
+    (1 << 0, 1 << 9, (1 << 1) | (1 << 8)),
+    (1 << 7, 1 << 14, (1 << 6) | (1 << 15)),
+    (1 << 56, 1 << 49, (1 << 48) | (1 << 57)),
+    (1 << 63, 1 << 54, (1 << 55) | (1 << 62)),
+];
+
 /// One of the 64 squares, `8 * row + col` (see the module docs for the layout).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);

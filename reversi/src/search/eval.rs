@@ -9,16 +9,8 @@
 //! potential mobility), then checked in play; the logistic squash turns the sum into a win
 //! probability for the tree's means.
 
-use crate::bitboard::{self, CORNERS, neighbours};
+use crate::bitboard::{self, CORNERS, NEAR_CORNERS, neighbours};
 use crate::position::Position;
-
-/// X-squares (b2, g2, b7, g7) by their corner.
-const X_BY_CORNER: [(u64, u64); 4] = [
-    (1 << 0, 1 << 9),
-    (1 << 7, 1 << 14),
-    (1 << 56, 1 << 49),
-    (1 << 63, 1 << 54),
-];
 
 /// The evaluation's weights (each feature is scaled to about -1..1 first).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -116,7 +108,7 @@ pub fn win_probability(pos: &Position, w: &Weights) -> f64 {
         (neighbours(own) & empty).count_ones(),
     );
     let mut x = 0.0;
-    for (corner, xsq) in X_BY_CORNER {
+    for (corner, xsq, _) in NEAR_CORNERS {
         if empty & corner != 0 {
             if own & xsq != 0 {
                 x += 1.0;

@@ -9,7 +9,9 @@
 //! last move). Weights are given at the start of the game and at its end, and mixed linearly by
 //! the empties left: mobility and corners rule the middle game, stable discs and discs the end.
 
-use crate::bitboard::{self, CORNERS, NOT_A_FILE as NOT_A, NOT_H_FILE as NOT_H, neighbours};
+use crate::bitboard::{
+    self, CORNERS, NEAR_CORNERS, NOT_A_FILE as NOT_A, NOT_H_FILE as NOT_H, neighbours,
+};
 use crate::position::Position;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -17,14 +19,6 @@ const FILE_H: u64 = 0x8080_8080_8080_8080;
 const RANK_1: u64 = 0xff;
 const RANK_8: u64 = 0xff00_0000_0000_0000;
 const RING: u64 = FILE_A | FILE_H | RANK_1 | RANK_8;
-
-/// X-squares (b2, g2, b7, g7) and C-squares by their corner: (corner, x, c).
-const NEAR_CORNER: [(u64, u64, u64); 4] = [
-    (1 << 0, 1 << 9, (1 << 1) | (1 << 8)),
-    (1 << 7, 1 << 14, (1 << 6) | (1 << 15)),
-    (1 << 56, 1 << 49, (1 << 48) | (1 << 57)),
-    (1 << 63, 1 << 54, (1 << 55) | (1 << 62)),
-];
 
 /// One weight per feature.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -200,7 +194,7 @@ pub(crate) fn evaluate_with_moves(pos: &Position, moves: u64, w: &Weights) -> i3
         - (neighbours(own) & empty).count_ones() as i32;
     let corners = (own & CORNERS).count_ones() as i32 - (opp & CORNERS).count_ones() as i32;
     let (mut x, mut c) = (0i32, 0i32);
-    for (corner, xs, cs) in NEAR_CORNER {
+    for (corner, xs, cs) in NEAR_CORNERS {
         if empty & corner != 0 {
             x += (own & xs).count_ones() as i32 - (opp & xs).count_ones() as i32;
             c += (own & cs).count_ones() as i32 - (opp & cs).count_ones() as i32;
