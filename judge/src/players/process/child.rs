@@ -116,7 +116,10 @@ fn take_protocol_pipes() -> (File, File) {
     }
 }
 
-fn set_limits(memory_limit_mb: u64) {
+/// The limits every player process runs under, library host or program: no core files,
+/// and `memory_limit_mb` MiB of address space (0: none). Only `setrlimit` calls on stack
+/// data, so a program's `pre_exec` may call it between fork and exec.
+pub(super) fn set_limits(memory_limit_mb: u64) {
     let set = |resource, value: u64| {
         let lim = libc::rlimit {
             rlim_cur: value,

@@ -15,6 +15,7 @@ use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::child::set_limits;
 use super::{Leader, LogSink, ProcessSettings, scratch_dir, signals};
 
 /// A running program player.
@@ -79,7 +80,7 @@ impl Program {
         let (program, args) = argv.split_first().ok_or("empty command")?;
         let program = resolve_program(program)?;
         let scratch = scratch_dir()?;
-        let memory_limit = config.memory_limit_mb << 20;
+        let memory_limit_mb = config.memory_limit_mb;
         let parent = std::process::id();
         let mut command = Command::new(&program);
         command
@@ -94,8 +95,9 @@ impl Program {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         // SAFETY: the closure runs in the forked child before exec and only makes raw
-        // system calls (prctl, getppid, setrlimit, _exit), which are async-signal-safe; it
-        // allocates nothing and touches no lock. The rlimit structs live on its stack.
+        // system calls (prctl, getppid, _exit, and setrlimit in `set_limits`), which are
+        // async-signal-safe; it allocates nothing and touches no lock. The rlimit structs
+        // live on the stack.
         unsafe {
             command.pre_exec(move || {
                 libc::prctl(
@@ -109,18 +111,7 @@ impl Program {
                 if libc::getppid() as u32 != parent {
                     libc::_exit(0);
                 }
-                let no_core = libc::rlimit {
-                    rlim_cur: 0,
-                    rlim_max: 0,
-                };
-                libc::setrlimit(libc::RLIMIT_CORE, &no_core);
-                if memory_limit > 0 {
-                    let limit = libc::rlimit {
-                        rlim_cur: memory_limit,
-                        rlim_max: memory_limit,
-                    };
-                    libc::setrlimit(libc::RLIMIT_AS, &limit);
-                }
+                set_limits(memory_limit_mb);
                 Ok(())
             });
         }
