@@ -14,9 +14,9 @@ mod term;
 mod versus;
 pub mod web;
 
+use crate::games::Game;
 use crate::games::connect4::{BoardSpec, Connect4, Point};
 use crate::games::reversi::{self, Reversi};
-use crate::games::{Game, GameKind};
 
 /// The key of column `y` (columns 0..11: `0`-`9`, then `a`, `b`).
 fn column_key(y: i32) -> char {
@@ -211,21 +211,10 @@ impl Shown for Reversi {
     }
 }
 
-/// The game a games.jsonl line's `board` belongs to: Reversi's names its `rule` and
-/// `opening`, Connect-4's its size.
-fn game_of_board(board: &serde_json::Value) -> GameKind {
-    match board.get("rule").and_then(|r| r.as_str()) {
-        Some(rule) if board.get("opening").is_some() => {
-            GameKind::Reversi(rule.parse().unwrap_or_default())
-        }
-        _ => GameKind::Connect4,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::reversi::{Move, Rule};
+    use crate::games::reversi::Move;
 
     #[test]
     fn keys_and_columns_round_trip() {
@@ -254,13 +243,5 @@ mod tests {
         assert_eq!(g.played(None), "pass");
         assert_eq!(g.played(Some((2, 3))), "d3");
         assert_eq!(g.answered(&start, Move::Pass), "passed");
-    }
-
-    #[test]
-    fn the_log_line_tells_the_game() {
-        let c4 = serde_json::json!({"M": 9, "N": 9, "noX": 1, "noY": 2});
-        assert_eq!(game_of_board(&c4), GameKind::Connect4);
-        let rv = serde_json::json!({"rule": "no-adjacent", "opening": 3, "moves": ""});
-        assert_eq!(game_of_board(&rv), GameKind::Reversi(Rule::NoAdjacent));
     }
 }

@@ -28,7 +28,7 @@ pub fn run(args: &ReplayOptions) -> Result<()> {
     } else {
         args.log.clone()
     };
-    match log_game(&path)? {
+    match log_game(&path) {
         GameKind::Connect4 => replay_log(&Connect4, args, &path),
         GameKind::Reversi(rule) => replay_log(&Reversi { rule }, args, &path),
     }
@@ -36,19 +36,29 @@ pub fn run(args: &ReplayOptions) -> Result<()> {
 
 /// The game a log holds, from its first line's `board` (a log with no games, or an
 /// unreadable one, is left to [`record::read`] to report).
-fn log_game(path: &Path) -> Result<GameKind> {
+fn log_game(path: &Path) -> GameKind {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let board = text
         .lines()
         .find(|l| !l.trim().is_empty())
         .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .and_then(|v| v.get("board").cloned());
-    Ok(board.map_or(GameKind::Connect4, |b| super::game_of_board(&b)))
+    board.map_or(GameKind::Connect4, |b| game_of_board(&b))
+}
+
+/// The game a games.jsonl line's `board` belongs to: Reversi's names its `rule` and
+/// `opening`, Connect-4's its size.
+fn game_of_board(board: &serde_json::Value) -> GameKind {
+    match board.get("rule").and_then(|r| r.as_str()) {
+        Some(rule) if board.get("opening").is_some() => {
+            GameKind::Reversi(rule.parse().unwrap_or_default())
+        }
+        _ => GameKind::Connect4,
+    }
 }
 
 fn replay_log<G: Shown>(game: &G, args: &ReplayOptions, path: &Path) -> Result<()> {
-    let path = path.to_path_buf();
-    let games: Vec<GameRecord<G>> = record::read(&path)?;
+    let games: Vec<GameRecord<G>> = record::read(path)?;
     if games.is_empty() {
         bail!("{}: no games", path.display());
     }
@@ -61,7 +71,7 @@ fn replay_log<G: Shown>(game: &G, args: &ReplayOptions, path: &Path) -> Result<(
             games.len() - 1
         );
     };
-    replay(game, &games[index], index, &path)
+    replay(game, &games[index], index, path)
 }
 
 /// A game by id, or by its line number in the log.
@@ -196,4 +206,18 @@ fn frame<G: Shown>(
         "n next, p back, g start, G end, q quits (then Enter)\n"
     });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::reversi::Rule;
+
+    #[test]
+    fn the_log_line_tells_the_game() {
+        let c4 = serde_json::json!({"M": 9, "N": 9, "noX": 1, "noY": 2});
+        assert_eq!(game_of_board(&c4), GameKind::Connect4);
+        let rv = serde_json::json!({"rule": "no-adjacent", "opening": 3, "moves": ""});
+        assert_eq!(game_of_board(&rv), GameKind::Reversi(Rule::NoAdjacent));
+    }
 }
