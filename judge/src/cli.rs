@@ -211,9 +211,10 @@ pub struct GameArgs {
 }
 
 impl GameArgs {
-    /// The game asked for; `--rule` without `--game reversi` is an error.
-    pub fn kind(&self) -> Result<GameKind, String> {
-        GameKind::new(&self.game, self.rule)
+    /// The game asked for; `--rule` without `--game reversi` is an error (before anything
+    /// runs).
+    pub fn kind(&self) -> anyhow::Result<GameKind> {
+        GameKind::new(&self.game, self.rule).map_err(anyhow::Error::msg)
     }
 }
 

@@ -5,7 +5,6 @@ mod cli;
 use anyhow::Result;
 use clap::{CommandFactory, Parser};
 use gravity4_judge::commands::{self, TournamentOptions};
-use gravity4_judge::games::GameKind;
 use gravity4_judge::players::{self, HostSettings};
 use gravity4_judge::schedule::{self, Mode};
 use gravity4_judge::stats;
@@ -49,7 +48,7 @@ fn run(cli: cli::Cli) -> Result<()> {
             commands::tournament(&tournament(Mode::Gauntlet, players, args.common, None)?)
         }
         cli::Command::Play(args) => {
-            let game = game_kind(&args.game)?;
+            let game = args.game.kind()?;
             let options = play::PlayOptions {
                 game,
                 lib: args.lib,
@@ -86,12 +85,6 @@ fn run(cli: cli::Cli) -> Result<()> {
     }
 }
 
-/// The game `--game` and `--rule` name (a usage error, before anything runs, when they
-/// do not go together).
-fn game_kind(args: &cli::GameArgs) -> Result<GameKind> {
-    args.kind().map_err(anyhow::Error::msg)
-}
-
 /// The library's options for a tournament command.
 fn tournament(
     mode: Mode,
@@ -99,7 +92,7 @@ fn tournament(
     c: cli::Common,
     sprt: Option<stats::SprtParams>,
 ) -> Result<TournamentOptions> {
-    let game = game_kind(&c.game)?;
+    let game = c.game.kind()?;
     if c.shard.is_some() && c.seed.is_none() && c.resume.is_none() {
         // A usage error (exit 2): shards drawn from different clock seeds would be parts
         // of different schedules.
