@@ -39,7 +39,7 @@ use serde_json::{Value, json};
 
 use super::process::pipes::{Failure, Pipes};
 use super::process::{LogSink, ProcessSettings, Program};
-use super::{Answer, Fault, Player, program_fault};
+use super::{Answer, Fault, Player, preview, program_fault};
 use crate::games::Side;
 use crate::games::reversi::{Move, Position, Reversi, Setup};
 
@@ -91,7 +91,7 @@ struct Output {
 fn parse_output(text: &str) -> Result<Output, String> {
     let shown = || {
         let t = text.trim();
-        let head: String = t.chars().take(64).collect();
+        let head = preview(t);
         if head.len() < t.len() {
             format!("{head:?}...")
         } else {
@@ -265,7 +265,7 @@ impl BotzonePlayer {
                     Ok(line) if line.trim() == KEEP_RUNNING => Ok((output, End::KeepRunning)),
                     Ok(line) => Err(Failure::Garbage(format!(
                         "output after its answer: {:?}",
-                        line.chars().take(64).collect::<String>()
+                        preview(&line)
                     ))),
                     Err(Failure::Ended) => Ok((output, End::Exited)),
                     Err(failure) => Err(failure),

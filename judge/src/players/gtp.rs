@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use super::process::pipes::{Failure, Pipes};
 use super::process::{LogSink, ProcessSettings, Program};
-use super::{Answer, Fault, Player, program_fault};
+use super::{Answer, Fault, Player, preview, program_fault};
 use crate::games::Side;
 use crate::games::reversi::{Move, Position, Reversi, Setup};
 
@@ -217,11 +217,6 @@ impl GtpPlayer {
         }
         self.program = Err(Fault::Load("the engine was stopped after a fault".into()));
     }
-}
-
-/// At most 64 characters of `text`, for messages.
-fn preview(text: &str) -> String {
-    text.chars().take(64).collect()
 }
 
 impl Player<Reversi> for GtpPlayer {

@@ -136,6 +136,11 @@ impl Fault {
     }
 }
 
+/// At most 64 characters of what a program wrote, for the messages of its faults.
+fn preview(text: &str) -> String {
+    text.chars().take(64).collect()
+}
+
 /// The fault a program player earns when reading its answer failed; the program is killed
 /// (a program whose stdout ended is reaped, and how it ended is the detail: the signal,
 /// or `early exit (exit status N)`).
