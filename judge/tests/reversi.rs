@@ -183,6 +183,23 @@ fn replay_steps_through_a_reversi_game_with_its_passes() {
     );
     assert!(text.contains("    a  b  c  d  e  f  g  h "), "{text}");
     assert!(text.contains("\n 8 "), "rows are numbered 1..8: {text}");
+    // The start already has a last move, the opening's, and it is marked.
+    let game = Reversi {
+        rule: Rule::NoAdjacent,
+    };
+    let (row, col) = game
+        .last_cell(&game.start(&record.board))
+        .expect("an opening ends with a move");
+    let start = &text[..text.find("Start:").expect("the start frame")];
+    let marked = start
+        .lines()
+        .find(|l| l.starts_with(&format!("{:>2} ", row + 1)))
+        .expect("the opening's row");
+    assert_eq!(
+        marked.chars().position(|c| c == '[').map(|i| (i - 3) / 3),
+        Some(col as usize),
+        "{start}"
+    );
     let mover = if pass_at % 2 == 0 { "firsty" } else { "lasty" };
     assert!(
         text.contains(&format!(

@@ -37,22 +37,16 @@ struct Screen {
 }
 
 impl Screen {
-    /// Draws `position` with `lines` under the board; `last` is the cell of the last
-    /// move, if it marked one.
-    fn frame<G: Shown>(
-        &self,
-        game: &G,
-        position: &G::Position,
-        last: Option<(i32, i32)>,
-        lines: &[&str],
-    ) {
+    /// Draws `position`, its last move marked (after a Reversi opening, the opening's),
+    /// with `lines` under the board.
+    fn frame<G: Shown>(&self, game: &G, position: &G::Position, lines: &[&str]) {
         let grid = game.grid(position);
         let mut out = String::new();
         self.term.begin_frame(&mut out);
         out.push_str(&self.header);
         out.push_str(&term::draw_board(
             &grid,
-            last,
+            game.last_cell(position),
             &[],
             self.term.color,
             game.labels(),
@@ -68,8 +62,6 @@ impl Screen {
 /// The person at the keyboard.
 struct Human<'a> {
     screen: &'a RefCell<Screen>,
-    /// The cell of the last move played, to highlight it.
-    last: &'a std::cell::Cell<Option<(i32, i32)>>,
 }
 
 impl<G: Shown> Player<G> for Human<'_> {
@@ -98,12 +90,7 @@ impl<G: Shown> Player<G> for Human<'_> {
             } else {
                 format!("{pending}_")
             };
-            screen.frame(
-                game,
-                position,
-                self.last.get(),
-                &[&status, &hint, &prompt, &typing],
-            );
+            screen.frame(game, position, &[&status, &hint, &prompt, &typing]);
             let typed = match screen.term.read_key() {
                 Key::Quit => None,
                 Key::Char(c) => Some(c.to_string()),
@@ -121,10 +108,7 @@ impl<G: Shown> Player<G> for Human<'_> {
             pending.push_str(&typed);
             hint.clear();
             match game.read(position, &pending) {
-                Typed::Move(mv) => {
-                    self.last.set(game.move_cell(position, mv));
-                    break Ok(mv);
-                }
+                Typed::Move(mv) => break Ok(mv),
                 // Only a single key can be the start of a move; a whole line is complete.
                 Typed::More if screen.term.raw() => continue,
                 Typed::More => {
@@ -141,7 +125,6 @@ impl<G: Shown> Player<G> for Human<'_> {
 /// The library, through its isolated player, with its telemetry read back from its log.
 struct Ai<'a, G: Game> {
     screen: &'a RefCell<Screen>,
-    last: &'a std::cell::Cell<Option<(i32, i32)>>,
     player: Box<dyn Player<G>>,
     log: Arc<LogSink>,
     /// Wait for a telemetry line: true until a move came without one.
@@ -165,7 +148,7 @@ impl<G: Shown> Player<G> for Ai<'_, G> {
         if self.screen.borrow().term.color {
             let s = self.screen.borrow();
             let thinking = format!("{} is thinking...", s.ai_name);
-            s.frame(game, position, self.last.get(), &[&s.status, &thinking]);
+            s.frame(game, position, &[&s.status, &thinking]);
         }
         let (lines_before, _) = self.log.last_line();
         let t = self.player.next_move(game, position, last, limit);
@@ -190,12 +173,7 @@ impl<G: Shown> Player<G> for Ai<'_, G> {
         self.expect_telemetry = telemetry.is_some();
         let mut s = self.screen.borrow_mut();
         let what = match &t.reply {
-            Ok(mv) => {
-                if game.is_legal(position, *mv) {
-                    self.last.set(game.move_cell(position, *mv));
-                }
-                game.answered(position, *mv)
-            }
+            Ok(mv) => game.answered(position, *mv),
             Err(Fault::NoMove) => "returned NULL".into(),
             Err(Fault::Timeout) => "did not answer".into(),
             Err(f) => format!("crashed ({})", f.detail().unwrap_or_default()),
@@ -284,15 +262,10 @@ where
         quit: false,
     });
     let limit = Duration::from_millis(args.move_limit_ms);
-    let last = std::cell::Cell::new(None);
     let outcome = {
-        let mut person = Human {
-            screen: &screen,
-            last: &last,
-        };
+        let mut person = Human { screen: &screen };
         let mut ai = Ai {
             screen: &screen,
-            last: &last,
             player: library,
             log: opponent.log().clone(),
             expect_telemetry: true,
@@ -305,10 +278,9 @@ where
         // The library's process ends here, with `ai`.
     };
     let mut screen = screen.into_inner();
-    let (positions, landed) = game.replay(&spec, &outcome.moves);
+    let (positions, _) = game.replay(&spec, &outcome.moves);
     let end = positions.last().expect("the start is always there");
     let grid = game.grid(end);
-    let last = landed.last().copied().flatten();
     let line = match outcome.termination {
         Termination::Four => game.winning_line(end),
         _ => Vec::new(),
@@ -318,7 +290,7 @@ where
     out.push_str(&screen.header);
     out.push_str(&term::draw_board(
         &grid,
-        last,
+        game.last_cell(end),
         &line,
         screen.term.color,
         game.labels(),

@@ -133,7 +133,8 @@ fn frame<G: Shown>(
     hint: &str,
 ) -> String {
     let grid = rules.grid(&positions[at]);
-    let last = at.checked_sub(1).and_then(|k| landed[k]);
+    // After a Reversi opening the start has a last move too: the opening's.
+    let last = rules.last_cell(&positions[at]);
     let line = match (at == landed.len(), game.termination) {
         (true, Termination::Four) => rules.winning_line(&positions[at]),
         _ => Vec::new(),
