@@ -17,7 +17,7 @@ use gravity4::search::graph::Graph;
 use gravity4::search::playout::{Outcome, random_playout, tactical_playout};
 use gravity4::search::transpositions::Transpositions;
 use gravity4::search::tree::{ROOT, Tree};
-use gravity4::search::{SearchConfig, SearchLimits, mcgs, strong, uct};
+use gravity4::search::{SearchConfig, SearchLimits, SearchReport, mcgs, strong, uct};
 use gravity4::threats::ThreatPosition;
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
@@ -121,15 +121,31 @@ fn random_checksum(root: &Position, seed: u64) -> u64 {
 
 const ITERATIONS: u64 = 20_000;
 
+/// `ITERATIONS` iterations, whatever the clock says.
+fn fixed_limits() -> SearchLimits {
+    SearchLimits {
+        max_iterations: Some(ITERATIONS),
+        ..SearchLimits::for_duration(Duration::from_secs(3600), 64 << 20)
+    }
+}
+
+/// A hash of what a search reports: its move, proof, win-rate, iterations and nodes.
+fn report_hash(report: &SearchReport) -> Fnv {
+    let mut h = Fnv::default();
+    h.add(report.col as u64);
+    h.add(report.proof as u64);
+    h.add(report.winrate.to_bits());
+    h.add(report.iterations);
+    h.add(report.nodes as u64);
+    h
+}
+
 /// Runs one profile's search for `ITERATIONS` and folds in the report and every root
 /// child's statistics.
 fn search_checksum(root: &Position, profile: &str, seed: u64) -> u64 {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut tree = Tree::default();
-    let limits = SearchLimits {
-        max_iterations: Some(ITERATIONS),
-        ..SearchLimits::for_duration(Duration::from_secs(3600), 64 << 20)
-    };
+    let limits = fixed_limits();
     let mut config = SearchConfig::strong();
     config.techniques.reply_sequences = profile == "strong+replies";
     config.techniques.threat_sequences = profile != "strong-chains";
@@ -143,12 +159,7 @@ fn search_checksum(root: &Position, profile: &str, seed: u64) -> u64 {
         _ => strong::search(root, 0, &mut tree, &mut graph, &config, &limits, &mut rng),
     }
     .unwrap();
-    let mut h = Fnv::default();
-    h.add(report.col as u64);
-    h.add(report.proof as u64);
-    h.add(report.winrate.to_bits());
-    h.add(report.iterations);
-    h.add(report.nodes as u64);
+    let mut h = report_hash(&report);
     for c in tree.children(ROOT) {
         h.add(u64::from(c.col));
         h.add(u64::from(c.visits));
@@ -164,21 +175,13 @@ fn search_checksum(root: &Position, profile: &str, seed: u64) -> u64 {
 /// graph and folds in the report and every root edge's statistics.
 fn graph_checksum(root: &Position, catch_up: bool, seed: u64) -> u64 {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let limits = SearchLimits {
-        max_iterations: Some(ITERATIONS),
-        ..SearchLimits::for_duration(Duration::from_secs(3600), 64 << 20)
-    };
+    let limits = fixed_limits();
     let mut config = SearchConfig::strong();
     config.techniques.graph = true;
     config.techniques.catch_up = catch_up;
     let mut graph = Graph::default();
     let report = mcgs::search(root, 0, &mut graph, &config, &limits, &mut rng).unwrap();
-    let mut h = Fnv::default();
-    h.add(report.col as u64);
-    h.add(report.proof as u64);
-    h.add(report.winrate.to_bits());
-    h.add(report.iterations);
-    h.add(report.nodes as u64);
+    let mut h = report_hash(&report);
     let root_key = position_key(root.stones_key(), root.to_move());
     let root_id = graph.find(root_key).expect("the root is in the graph");
     for e in graph.edges(root_id) {
