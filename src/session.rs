@@ -112,7 +112,7 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
                         Some(Endgame::Excluded(losing)) => losing,
                         _ => 0,
                     };
-                    if config.techniques.graph {
+                    if plays_graph(settings, &request.position) {
                         search_graph(request, settings, losing, &mut session.positions, &mut rng)
                     } else {
                         // A kept tree keeps its statistics; its root children the endgame
@@ -151,9 +151,21 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
         });
     }
     if settings.log {
-        log_line(request, &report, config.profile, reused);
+        // Which search played (a proven endgame win is reported as the search's would be).
+        let search = match config.profile {
+            Profile::Strong if plays_graph(settings, &request.position) => "graph",
+            _ => "tree",
+        };
+        log_line(request, &report, (config.profile, search), reused);
     }
     report.col
+}
+
+/// True when the graph, not the tree, searches `position`: the `graph` technique is on and
+/// the board has at least [`Settings::graph_min_cells`] cells.
+fn plays_graph(settings: &Settings, position: &Position) -> bool {
+    settings.search.techniques.graph
+        && position.rows() * position.cols() >= settings.graph_min_cells
 }
 
 /// Runs the graph search for `request`, continuing from what the kept graph knows about its
@@ -273,9 +285,14 @@ fn reuse_subtree(tree: &mut Tree, last: Option<LastSearch>, request: &Request) -
     }
 }
 
-fn log_line(request: &Request, report: &SearchReport, profile: Profile, reused: u32) {
+fn log_line(
+    request: &Request,
+    report: &SearchReport,
+    (profile, search): (Profile, &str),
+    reused: u32,
+) {
     eprintln!(
-        "gravity4: ms={} iterations={} nodes={} move={} winrate={:.4} proof={:?} reused={} profile={}",
+        "gravity4: ms={} iterations={} nodes={} move={} winrate={:.4} proof={:?} reused={} profile={} search={search}",
         request.entry.elapsed().as_millis(),
         report.iterations,
         report.nodes,
@@ -292,6 +309,20 @@ mod tests {
     use super::*;
     use crate::position::Position;
     use std::time::Instant;
+
+    #[test]
+    fn the_graph_searches_the_boards_it_is_asked_to() {
+        let mut settings = Settings::from_env();
+        settings.search.techniques.graph = true;
+        settings.graph_min_cells = 121;
+        let small = Position::new(10, 12, 0, 0).unwrap();
+        let large = Position::new(11, 11, 0, 0).unwrap();
+        assert!(!plays_graph(&settings, &small) && plays_graph(&settings, &large));
+        settings.graph_min_cells = 0;
+        assert!(plays_graph(&settings, &small));
+        settings.search.techniques.graph = false;
+        assert!(!plays_graph(&settings, &large));
+    }
 
     #[test]
     fn the_solver_is_tried_earlier_with_more_time() {
