@@ -36,7 +36,7 @@
 #                               default at GRAVITY4_MOVE_MS=200, same SPRT, seed 3301
 #   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
 #                               names the run) vs d600866's default at 2000 ms, 100 boards,
-#                               seed 2201, one game at a time; RESUME=1 continues the run
+#                               seed FULL_SEED (2201), one game at a time; RESUME=1 continues the run
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh reversi  Reversi: default (strong) vs classic at 5000 ms, 50 paired
 #                               openings, RULE=standard|no-adjacent, seed 2111; RESUME=1
@@ -201,7 +201,7 @@ vs-d600866)
         rm -rf "$dir" && where=(--out "$dir")
     fi
     one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
-    "$JUDGE" match "$ours" "$base" --pairs "${FULL_PAIRS:-100}" --seed 2201 -q \
+    "$JUDGE" match "$ours" "$base" --pairs "${FULL_PAIRS:-100}" --seed "${FULL_SEED:-2201}" -q \
         "${one[@]}" "${where[@]}"
     ;;
 full)
