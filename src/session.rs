@@ -151,7 +151,7 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
         });
     }
     if settings.log {
-        // Which search played (a proven endgame win is reported as the search's would be).
+        // Which search played (when the endgame solver found the win, the one that would have).
         let search = match config.profile {
             Profile::Strong if plays_graph(settings, &request.position) => "graph",
             _ => "tree",
