@@ -237,9 +237,18 @@ mod tests {
         let (mut program, _dir) = spawn("echo early; sleep 30");
         let mut pipes = Pipes::new(&mut program);
         let start = Instant::now();
-        // Wait for the early line to be in the pipe.
-        std::thread::sleep(Duration::from_millis(100));
-        match pipes.unasked() {
+        // Wait for the early line to be in the pipe: polled, since a loaded machine can take
+        // longer than a fixed sleep to start the shell (the 100 ms sleep this had is the
+        // likely cause of one failure seen under load).
+        let early = loop {
+            match pipes.unasked() {
+                None if start.elapsed() < Duration::from_secs(5) => {
+                    std::thread::sleep(Duration::from_millis(10))
+                }
+                found => break found,
+            }
+        };
+        match early {
             Some(Failure::Garbage(text)) => assert!(
                 text.starts_with("unsolicited output: 6 bytes") && text.contains("early"),
                 "{text}"
