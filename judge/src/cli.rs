@@ -57,6 +57,8 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Print the table of a run and write DIR/report.html again from DIR/games.jsonl (a run
     /// that was stopped or is still running gets its summary.json from its complete pairs).
+    /// Several DIRs, independent runs of the same players (other seeds), print one table of
+    /// all their whole pairs and write nothing.
     Report(ReportArgs),
     /// Put the shards of a run (`--shard I/N`) back together into one run directory, as
     /// the unsharded run would have written it; refuses parts of different runs or
@@ -174,8 +176,9 @@ pub struct ReplayArgs {
 /// `judge report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// A run directory (with run.json and games.jsonl).
-    pub dir: PathBuf,
+    /// A run directory (with run.json and games.jsonl), or several to pool.
+    #[arg(required = true, num_args = 1..)]
+    pub dirs: Vec<PathBuf>,
 }
 
 /// `judge merge`.

@@ -287,12 +287,48 @@ fn clock_seed() -> u64 {
 
 /// `judge report DIR`: prints the run's table (for a run that was stopped before its end,
 /// after writing its summary from the game log's whole pairs), writes `report.html` again
-/// and prints its path.
-pub fn report(dir: &Path) -> Result<()> {
-    match game_of(dir)? {
-        GameKind::Connect4 => report_of(&Connect4, dir),
-        GameKind::Reversi(rule) => report_of(&Reversi { rule }, dir),
+/// and prints its path. `judge report DIR DIR...`: the pooled table of independent runs
+/// ([`results::of_runs`]), written nowhere.
+pub fn report(dirs: &[PathBuf]) -> Result<()> {
+    let dir = first_dir(dirs)?;
+    let game = game_of(dir)?;
+    for other in &dirs[1..] {
+        let kind = game_of(other)?;
+        if kind != game {
+            let named = |k: GameKind| match k.rule() {
+                Some(rule) => format!("{} ({rule})", k.name()),
+                None => k.name().to_string(),
+            };
+            bail!(
+                "{}: a {} run, not {} like {}",
+                other.display(),
+                named(kind),
+                named(game),
+                dir.display()
+            );
+        }
     }
+    match (game, dirs.len()) {
+        (GameKind::Connect4, 1) => report_of(&Connect4, dir),
+        (GameKind::Reversi(rule), 1) => report_of(&Reversi { rule }, dir),
+        (GameKind::Connect4, _) => pooled_report::<Connect4>(dirs),
+        (GameKind::Reversi(_), _) => pooled_report::<Reversi>(dirs),
+    }
+}
+
+/// Prints the table of independent runs' whole pairs together, and what was pooled.
+fn pooled_report<G: Game>(dirs: &[PathBuf]) -> Result<()> {
+    let runs: Vec<RunDir> = dirs.iter().map(RunDir::at).collect();
+    let (summary, seeds) = results::of_runs::<G>(&runs)?;
+    print!("{}", table::render(&summary));
+    let seeds: Vec<String> = seeds.iter().map(u64::to_string).collect();
+    println!(
+        "\n{} runs pooled (seeds {}): {} games, whole pairs only, each run's boards kept apart",
+        dirs.len(),
+        seeds.join(", "),
+        summary.games
+    );
+    Ok(())
 }
 
 fn report_of<G: Game>(game: &G, dir: &Path) -> Result<()> {
@@ -629,7 +665,7 @@ mod tests {
             "the page draws Reversi positions"
         );
         std::fs::remove_file(dir.report()).unwrap();
-        report(&root).unwrap();
+        report(std::slice::from_ref(&root)).unwrap();
         assert_eq!(std::fs::read_to_string(dir.report()).unwrap(), page);
     }
 }

@@ -76,7 +76,7 @@ fn run(cli: cli::Cli) -> Result<()> {
             log: args.log,
             game: args.game,
         }),
-        cli::Command::Report(args) => commands::report(&args.dir),
+        cli::Command::Report(args) => commands::report(&args.dirs),
         cli::Command::Merge(args) => commands::merge(&args.dirs, &args.out),
         cli::Command::Status(args) => {
             let code = commands::status(&args.dirs)?;

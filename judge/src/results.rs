@@ -317,6 +317,60 @@ pub fn sprt_of_penta(penta: &Penta, params: &SprtParams) -> SprtJson {
     }
 }
 
+/// Independent runs of the same players (other seeds, other boards) read as one: the
+/// summary of all their whole pairs, each run's boards kept apart, with the SPRT (if the
+/// first run had one) over the summed pentanomial counts. Returns it with each run's seed.
+pub fn of_runs<G: Game>(dirs: &[RunDir]) -> Result<(Summary, Vec<u64>)> {
+    let mut first: Option<(Mode, Vec<Entrant>, Option<SprtParams>)> = None;
+    let (mut records, mut seeds) = (Vec::new(), Vec::new());
+    // Pair numbers of a later run start after the last of the runs before it, so boards of
+    // different runs never make one pair.
+    let mut offset = 0u32;
+    for dir in dirs {
+        let info = dir.read_info()?;
+        let mut entrants = schedule::entrants(&info.players)?;
+        if info.names.len() == entrants.len() {
+            for (e, name) in entrants.iter_mut().zip(&info.names) {
+                e.name.clone_from(name);
+            }
+        }
+        let names = |es: &[Entrant]| es.iter().map(|e| e.name.clone()).collect::<Vec<_>>();
+        match &first {
+            None => first = Some((info.mode, entrants, info.sprt)),
+            Some((mode, known, _)) => {
+                if *mode != info.mode || names(known) != names(&entrants) {
+                    anyhow::bail!(
+                        "{}: not the same players and kind of tournament as {} ({:?} against {:?})",
+                        dir.path().display(),
+                        dirs[0].path().display(),
+                        names(&entrants),
+                        names(known)
+                    );
+                }
+            }
+        }
+        let mut run: Vec<GameRecord<G>> = record::whole_pairs(record::read(&dir.games())?);
+        let last = run.iter().map(|r| r.pair).max();
+        for r in &mut run {
+            r.pair += offset;
+        }
+        offset += last.map_or(0, |p| p + 1);
+        records.extend(run);
+        seeds.push(info.seed);
+    }
+    let (mode, entrants, sprt) = first.ok_or_else(|| anyhow::anyhow!("no run directory"))?;
+    let pairings = mode.pairings(entrants.len());
+    let summary = summarize(
+        mode,
+        &entrants,
+        &pairings,
+        &records,
+        sprt.as_ref(),
+        SprtReading::Pooled,
+    );
+    Ok((summary, seeds))
+}
+
 /// Builds the summary from the game log.
 pub fn summarize<G: Game>(
     mode: Mode,

@@ -421,3 +421,57 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+#[test]
+fn report_pools_independent_runs_and_keeps_their_boards_apart() {
+    let dir = workdir();
+    let cwd = dir.path();
+    for (seed, out) in [("11", "a"), ("12", "b")] {
+        let mut args = MATCH.to_vec();
+        args[4] = "3";
+        args[6] = seed;
+        args.extend(["--out", out]);
+        ok(&judge(cwd, &args));
+    }
+    let one = |d: &str| {
+        let out = judge(cwd, &["report", d]);
+        ok(&out);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let pentanomial = |text: &str| {
+        let needle = "pentanomial [0, ½, 1, 1½, 2] = [";
+        let at = text.find(needle).expect(text) + needle.len();
+        let counts = &text[at..at + text[at..].find(']').unwrap()];
+        counts
+            .split(", ")
+            .map(|c| c.parse::<u64>().unwrap())
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (pentanomial(&one("a")), pentanomial(&one("b")));
+    let summary = || std::fs::read_to_string(cwd.join("a/summary.json")).unwrap();
+    let before = summary();
+    let out = judge(cwd, &["report", "a", "b"]);
+    ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Both runs number their boards 0..3: pooled, they are six pairs, not three.
+    let summed: Vec<u64> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+    assert_eq!(pentanomial(&text), summed, "{text}");
+    assert_eq!(summed.iter().sum::<u64>(), 6);
+    assert!(
+        text.contains("2 runs pooled (seeds 11, 12): 12 games"),
+        "{text}"
+    );
+    // A pooled report writes nothing.
+    assert_eq!(summary(), before);
+    assert!(!text.contains("report.html"), "{text}");
+    // Runs of other players are refused.
+    let mut args = MATCH.to_vec();
+    args.swap(1, 2);
+    args[4] = "1";
+    args.extend(["--out", "c"]);
+    ok(&judge(cwd, &args));
+    refused(
+        &judge(cwd, &["report", "a", "c"]),
+        &["c: not the same players"],
+    );
+}
