@@ -379,19 +379,12 @@ fn win_probability(score: i32) -> f64 {
 mod tests {
     use super::*;
     use crate::position::Rule;
+    use rand::SeedableRng;
     use rand::rngs::SmallRng;
-    use rand::{Rng, SeedableRng};
 
+    /// [`endgame::random_position`], with a move to make (not a forced pass).
     fn random_position(rule: Rule, empties: u32, rng: &mut SmallRng) -> Option<Position> {
-        let mut p = Position::start(rule);
-        while p.empties() > empties {
-            let moves = p.legal_moves();
-            if moves.is_empty() {
-                return None;
-            }
-            p = p.play(moves[rng.random_range(0..moves.len())]).unwrap();
-        }
-        (!p.is_game_over() && !p.must_pass()).then_some(p)
+        endgame::random_position(rule, empties, rng).filter(|p| !p.must_pass())
     }
 
     #[test]

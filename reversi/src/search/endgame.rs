@@ -70,6 +70,26 @@ pub(crate) fn assert_proven_and_kept(
     assert!(-solver.outcome(&after, None).expect("no deadline") == truth || truth < 0);
 }
 
+/// For the engines' tests: the position after random legal moves from the start of `rule`
+/// down to `empties` empty squares, or `None` if the game ended on the way (or is over).
+#[cfg(test)]
+pub(crate) fn random_position(
+    rule: crate::position::Rule,
+    empties: u32,
+    rng: &mut rand::rngs::SmallRng,
+) -> Option<Position> {
+    use rand::Rng;
+    let mut p = Position::start(rule);
+    while p.empties() > empties {
+        let moves = p.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        p = p.play(moves[rng.random_range(0..moves.len())]).unwrap();
+    }
+    (!p.is_game_over()).then_some(p)
+}
+
 /// Sorts `moves` by ascending `keys` (the two slices are parallel), stable: an insertion
 /// sort, since a position has a handful of moves.
 pub(crate) fn sort_by_keys(moves: &mut [u8], keys: &mut [i32]) {
@@ -317,8 +337,8 @@ impl Solver {
 mod tests {
     use super::*;
     use crate::position::Rule;
+    use rand::SeedableRng;
     use rand::rngs::SmallRng;
-    use rand::{Rng, SeedableRng};
 
     /// Plain minimax to the end: the reference the solver must match.
     fn minimax(pos: &Position) -> i32 {
@@ -331,18 +351,6 @@ mod tests {
             .map(|&m| -minimax(&pos.play(m).unwrap()))
             .max()
             .unwrap()
-    }
-
-    fn random_position(rule: Rule, empties: u32, rng: &mut SmallRng) -> Option<Position> {
-        let mut p = Position::start(rule);
-        while p.empties() > empties {
-            let moves = p.legal_moves();
-            if moves.is_empty() {
-                return None;
-            }
-            p = p.play(moves[rng.random_range(0..moves.len())]).unwrap();
-        }
-        (!p.is_game_over()).then_some(p)
     }
 
     #[test]
