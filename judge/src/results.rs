@@ -317,6 +317,19 @@ pub fn sprt_of_penta(penta: &Penta, params: &SprtParams) -> SprtJson {
     }
 }
 
+/// The players of the run `info` describes, under the names the run used: a program's
+/// name can depend on which files exist where the judge runs (`saiblo:python3 main.py` is
+/// `main` only next to main.py).
+fn entrants_of(info: &RunInfo) -> Result<Vec<Entrant>> {
+    let mut entrants = schedule::entrants(&info.players)?;
+    if info.names.len() == entrants.len() {
+        for (e, name) in entrants.iter_mut().zip(&info.names) {
+            e.name.clone_from(name);
+        }
+    }
+    Ok(entrants)
+}
+
 /// Independent runs of the same players (other seeds, other boards) read as one: the
 /// summary of all their whole pairs, each run's boards kept apart, with the SPRT (if the
 /// first run had one) over the summed pentanomial counts. Returns it with each run's seed.
@@ -328,12 +341,7 @@ pub fn of_runs<G: Game>(dirs: &[RunDir]) -> Result<(Summary, Vec<u64>)> {
     let mut offset = 0u32;
     for dir in dirs {
         let info = dir.read_info()?;
-        let mut entrants = schedule::entrants(&info.players)?;
-        if info.names.len() == entrants.len() {
-            for (e, name) in entrants.iter_mut().zip(&info.names) {
-                e.name.clone_from(name);
-            }
-        }
+        let entrants = entrants_of(&info)?;
         let names = |es: &[Entrant]| es.iter().map(|e| e.name.clone()).collect::<Vec<_>>();
         match &first {
             None => first = Some((info.mode, entrants, info.sprt)),
@@ -534,14 +542,7 @@ pub struct RunSummary {
 pub fn of_run<G: Game>(dir: &RunDir) -> Result<RunSummary> {
     let up_to_date = dir.summary_is_current();
     let info = dir.read_info()?;
-    let mut entrants = schedule::entrants(&info.players)?;
-    // The names the run used: a program's name can depend on which files exist where the
-    // judge runs (`saiblo:python3 main.py` is `main` only next to main.py).
-    if info.names.len() == entrants.len() {
-        for (e, name) in entrants.iter_mut().zip(&info.names) {
-            e.name.clone_from(name);
-        }
-    }
+    let entrants = entrants_of(&info)?;
     let pairings = info.mode.pairings(entrants.len());
     let records: Vec<GameRecord<G>> = record::read(&dir.games())?;
     let summarized_games = if up_to_date {
