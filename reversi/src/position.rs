@@ -161,6 +161,24 @@ impl GameResult {
         }
     }
 
+    /// The count the World Othello Federation's rules give a finished game: the empty
+    /// squares go to the winner (split evenly in a draw, which leaves it a draw). GTP Othello
+    /// engines (gtp-rhino, Edax) score a game that ended early this way.
+    pub fn empties_to_winner(self) -> GameResult {
+        let empties = 64 - self.black - self.white;
+        match self.winner() {
+            Some(Color::Black) => GameResult {
+                black: self.black + empties,
+                ..self
+            },
+            Some(Color::White) => GameResult {
+                white: self.white + empties,
+                ..self
+            },
+            None => self,
+        }
+    }
+
     /// GTP `final_score` form: `B+n`, `W+n` or `0`.
     pub fn score_string(self) -> String {
         let d = self.disc_difference();
@@ -529,5 +547,31 @@ mod tests {
             .score_string(),
             "0"
         );
+    }
+
+    #[test]
+    fn empty_squares_go_to_the_winner() {
+        // A wipe-out after nine moves: 13 black discs, 51 empty squares.
+        let wipe_out = GameResult {
+            black: 13,
+            white: 0,
+        };
+        assert_eq!(wipe_out.empties_to_winner().score_string(), "B+64");
+        let close = GameResult {
+            black: 30,
+            white: 31,
+        };
+        assert_eq!(
+            close.empties_to_winner(),
+            GameResult {
+                black: 30,
+                white: 34
+            }
+        );
+        let drawn = GameResult {
+            black: 30,
+            white: 30,
+        };
+        assert_eq!(drawn.empties_to_winner().score_string(), "0");
     }
 }

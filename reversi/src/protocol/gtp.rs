@@ -7,7 +7,12 @@
 //!
 //! When a controller sends a move or asks for one for the side not to move while the side to
 //! move has to pass, the pass is played first: controllers differ on whether they send the
-//! forced passes, and both ways must work.
+//! forced passes, and both ways must work. `undo` takes back such a pass together with the
+//! move that followed it, so the controller's history and ours stay in step.
+//!
+//! Input is read as bytes: a controller may send other encodings in comments, and a byte
+//! that is not UTF-8 must not end the session. `list_games`/`set_game` (Quarry's extension,
+//! also in gtp-rhino and Edax) say the game is Othello.
 
 use std::io::{self, BufRead, Write};
 
@@ -21,6 +26,8 @@ pub const COMMANDS: &[&str] = &[
     "version",
     "known_command",
     "list_commands",
+    "list_games",
+    "set_game",
     "boardsize",
     "clear_board",
     "komi",
@@ -46,6 +53,8 @@ struct Clock {
 pub struct Gtp {
     rule: Rule,
     pos: Position,
+    /// The position before each `play` or `genmove`, for `undo` (one entry per command, a
+    /// forced pass played for the controller included).
     history: Vec<Position>,
     player: Player,
     clocks: [Option<Clock>; 2],
@@ -105,8 +114,8 @@ impl Gtp {
 
     /// Reads commands until `quit` or the end of input, answering each.
     pub fn run<R: BufRead, W: Write>(&mut self, input: R, mut output: W) -> io::Result<()> {
-        for line in input.lines() {
-            let line = line?;
+        for line in input.split(b'\n') {
+            let line = String::from_utf8_lossy(&line?).into_owned();
             let Some((id, command, args)) = parse_line(&line) else {
                 continue;
             };
@@ -140,6 +149,11 @@ impl Gtp {
                     .to_string(),
             ),
             "list_commands" => Reply::ok(COMMANDS.join("\n")),
+            "list_games" => Reply::ok("Othello"),
+            "set_game" => match args.join(" ").to_ascii_lowercase().as_str() {
+                "othello" | "reversi" => Reply::ok(""),
+                _ => Reply::err("unsupported game"),
+            },
             "boardsize" => match args.first().map(|s| s.parse::<u32>()) {
                 Some(Ok(8)) => Reply::ok(""),
                 Some(Ok(_)) => Reply::err("unacceptable size"),
@@ -148,6 +162,7 @@ impl Gtp {
             "clear_board" => {
                 self.pos = Position::start(self.rule);
                 self.history.clear();
+                self.clocks = [None, None];
                 self.player.engine.new_game();
                 Reply::ok("")
             }
@@ -164,13 +179,21 @@ impl Gtp {
                 }
                 None => Reply::err("cannot undo"),
             },
-            "final_score" => Reply::ok(self.pos.score().score_string()),
+            // A finished game as Othello GTP engines score it (the empty squares to the
+            // winner); before the end, the discs on the board.
+            "final_score" => Reply::ok(if self.pos.is_game_over() {
+                self.pos.score().empties_to_winner().score_string()
+            } else {
+                self.pos.score().score_string()
+            }),
             "showboard" => Reply::ok(format!("\n{}", self.pos)),
             "time_settings" => {
                 let nums: Vec<Option<f64>> = args.iter().map(|a| a.parse().ok()).collect();
                 match nums.as_slice() {
                     [Some(main), Some(byo), Some(stones)] => {
                         self.time_settings = Some((*main, *byo, *stones as u32));
+                        // New settings start new clocks: earlier `time_left`s are void.
+                        self.clocks = [None, None];
                         Reply::ok("")
                     }
                     _ => Reply::err("syntax error: time_settings main byo_yomi stones"),
@@ -194,10 +217,10 @@ impl Gtp {
     }
 
     /// Plays the forced pass of the side to move when a command is about `colour`, the other
-    /// side.
+    /// side. The caller keeps the position from before, for `undo` or to restore it if the
+    /// command fails.
     fn catch_up(&mut self, colour: Color) {
         if self.pos.to_move() != colour && self.pos.must_pass() {
-            self.history.push(self.pos);
             self.pos = self.pos.play_unchecked(Move::Pass);
         }
     }
@@ -209,29 +232,38 @@ impl Gtp {
         ) else {
             return Reply::err("syntax error: play <black|white> <a1..h8|pass>");
         };
+        let before = self.pos;
+        if self.pos.is_game_over() && mv == Move::Pass {
+            // A referee relaying every answer passes on the `pass` that `genmove` gives once
+            // the game is over.
+            self.history.push(before);
+            return Reply::ok("");
+        }
         self.catch_up(colour);
-        if self.pos.to_move() != colour {
-            return Reply::err("illegal move");
-        }
-        match self.pos.play(mv) {
-            Ok(next) => {
-                self.history.push(self.pos);
-                self.pos = next;
-                Reply::ok("")
+        let played = match self.pos.play(mv) {
+            Ok(next) if self.pos.to_move() == colour => next,
+            _ => {
+                self.pos = before;
+                return Reply::err("illegal move");
             }
-            Err(_) => Reply::err("illegal move"),
-        }
+        };
+        self.history.push(before);
+        self.pos = played;
+        Reply::ok("")
     }
 
     fn genmove(&mut self, args: &[&str]) -> Reply {
         let Some(colour) = args.first().and_then(|c| Color::parse(c)) else {
             return Reply::err("syntax error: genmove <black|white>");
         };
-        self.catch_up(colour);
+        let before = self.pos;
         if self.pos.is_game_over() {
+            self.history.push(before);
             return Reply::ok("pass");
         }
+        self.catch_up(colour);
         if self.pos.to_move() != colour {
+            self.pos = before;
             return Reply::err(format!("it is {}'s turn", self.pos.to_move()));
         }
         let budget = self.budget_ms(colour);
@@ -243,9 +275,8 @@ impl Gtp {
         } else {
             self.pos.legal_moves()[0]
         };
-        let next = self.pos.play_unchecked(mv);
-        self.history.push(self.pos);
-        self.pos = next;
+        self.history.push(before);
+        self.pos = self.pos.play_unchecked(mv);
         Reply::ok(mv.to_string())
     }
 
@@ -253,13 +284,22 @@ impl Gtp {
     /// controller sent one (the share of the remaining time for the moves still to play).
     fn budget_ms(&self, colour: Color) -> u64 {
         let mut budget = self.player.move_ms;
+        // Without `time_left`, the settings themselves: the main time for the whole game,
+        // or with none, one byo-yomi period (`time_settings 0 5 1` is 5 s a move).
         let clock = self.clocks[colour_index(colour)].or_else(|| {
-            self.time_settings
-                .filter(|&(main, _, _)| main > 0.0)
-                .map(|(main, _, _)| Clock {
-                    seconds: main,
-                    stones: 0,
-                })
+            self.time_settings.and_then(|(main, byo, stones)| {
+                match (main > 0.0, byo > 0.0 && stones > 0) {
+                    (true, _) => Some(Clock {
+                        seconds: main,
+                        stones: 0,
+                    }),
+                    (false, true) => Some(Clock {
+                        seconds: byo,
+                        stones,
+                    }),
+                    (false, false) => None,
+                }
+            })
         });
         if let Some(clock) = clock {
             // Our moves left: about half the empties, plus one for a pass or two.
@@ -280,13 +320,14 @@ impl Gtp {
 }
 
 /// Splits a GTP line into (id, lower-cased command, arguments); `None` for blank lines and
-/// comments.
+/// comments. An id with no command is an empty command (answered as unknown: the
+/// controller waits for an answer).
 fn parse_line(line: &str) -> Option<(Option<u64>, String, Vec<&str>)> {
     let line = line.split('#').next().unwrap_or("");
     let mut words = line.split_whitespace();
     let first = words.next()?;
     let (id, command) = match first.parse::<u64>() {
-        Ok(id) => (Some(id), words.next()?),
+        Ok(id) => (Some(id), words.next().unwrap_or("")),
         Err(_) => (None, first),
     };
     Some((id, command.to_ascii_lowercase(), words.collect()))
@@ -360,5 +401,121 @@ mod tests {
         // 60 empties: 31 moves to go, 6 s * 0.9 / 31 = 174 ms.
         assert_eq!(g.budget_ms(Color::Black), 174);
         assert_eq!(g.budget_ms(Color::White), 5000);
+    }
+
+    #[test]
+    fn byo_yomi_alone_sets_the_budget_and_new_settings_void_old_clocks() {
+        let mut g = session(Rule::Standard);
+        g.player.move_ms = 5000;
+        // No main time, 1 s for each move.
+        assert!(g.handle("time_settings", &["0", "1", "1"]).ok);
+        assert_eq!(g.budget_ms(Color::Black), 900);
+        assert!(g.handle("time_left", &["black", "2", "0"]).ok);
+        assert_eq!(g.budget_ms(Color::Black), 58);
+        assert!(g.handle("time_settings", &["600", "0", "0"]).ok);
+        assert_eq!(g.budget_ms(Color::Black), 5000);
+        assert!(g.handle("time_left", &["black", "2", "0"]).ok);
+        assert!(g.handle("clear_board", &[]).ok);
+        assert_eq!(g.budget_ms(Color::Black), 5000);
+        // Settings of no time at all leave the configured budget.
+        assert!(g.handle("time_settings", &["0", "0", "0"]).ok);
+        assert_eq!(g.budget_ms(Color::White), 5000);
+    }
+
+    /// Moves of a game (from a fixed pseudo-random sequence) up to the first forced pass:
+    /// the moves, the side that then passes, and that side's opponent's next move.
+    fn game_with_a_pass() -> (Vec<(Color, Move)>, Move) {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..1000 {
+            let mut pos = Position::start(Rule::Standard);
+            let mut moves = Vec::new();
+            while !pos.is_game_over() {
+                if pos.must_pass() {
+                    let next = pos.play_unchecked(Move::Pass);
+                    return (moves, next.legal_moves()[0]);
+                }
+                let legal = pos.legal_moves();
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let mv = legal[(state >> 33) as usize % legal.len()];
+                moves.push((pos.to_move(), mv));
+                pos = pos.play_unchecked(mv);
+            }
+        }
+        panic!("no game with a pass");
+    }
+
+    #[test]
+    fn undo_takes_back_a_pass_played_for_the_controller_with_the_move_after_it() {
+        let (moves, after_pass) = game_with_a_pass();
+        let mut g = session(Rule::Standard);
+        let mut before_last = Position::start(Rule::Standard);
+        for &(colour, mv) in &moves {
+            before_last = *g.position();
+            assert!(g.handle("play", &[&colour.to_string(), &mv.to_string()]).ok);
+        }
+        let passed = *g.position();
+        let (last_colour, last_move) = *moves.last().unwrap();
+        // The other side must pass; the controller does not say so and plays on.
+        assert!(passed.must_pass());
+        assert_eq!(
+            g.handle("play", &[&last_colour.to_string(), &after_pass.to_string()]),
+            Reply::ok("")
+        );
+        assert!(g.handle("undo", &[]).ok);
+        assert_eq!(
+            *g.position(),
+            passed,
+            "the pass is undone with the move after it"
+        );
+        assert!(g.handle("undo", &[]).ok);
+        assert_eq!(*g.position(), before_last);
+        assert!(
+            g.handle("play", &[&last_colour.to_string(), &last_move.to_string()])
+                .ok
+        );
+        // A failed command leaves no pass behind either (d4 is never empty).
+        assert_eq!(
+            g.handle("play", &[&last_colour.to_string(), "d4"]),
+            Reply::err("illegal move")
+        );
+        assert_eq!(*g.position(), passed);
+    }
+
+    #[test]
+    fn a_finished_game_scores_the_empties_to_the_winner_and_takes_passes() {
+        // A nine-move wipe-out: white has no disc left.
+        let mut g = session(Rule::Standard);
+        for (i, mv) in ["e6", "f4", "e3", "f6", "g5", "d6", "e7", "f5", "c5"]
+            .iter()
+            .enumerate()
+        {
+            let colour = if i % 2 == 0 { "black" } else { "white" };
+            assert!(g.handle("play", &[colour, mv]).ok, "{mv}");
+        }
+        assert_eq!(g.handle("final_score", &[]), Reply::ok("B+64"));
+        assert_eq!(g.handle("genmove", &["white"]), Reply::ok("pass"));
+        assert_eq!(g.handle("play", &["white", "pass"]), Reply::ok(""));
+        assert_eq!(
+            g.handle("play", &["black", "a1"]),
+            Reply::err("illegal move")
+        );
+        // Mid-game, the discs on the board.
+        assert!(g.handle("clear_board", &[]).ok);
+        assert!(g.handle("play", &["black", "d3"]).ok);
+        assert_eq!(g.handle("final_score", &[]), Reply::ok("B+3"));
+    }
+
+    #[test]
+    fn quarry_learns_the_game_and_odd_lines_get_answers() {
+        let mut out = Vec::new();
+        let script =
+            b"1 list_games\n2 set_game Othello\n3 set_game Go\n# Farneb\xe4ck\n4\n5 name\n";
+        session(Rule::Standard).run(&script[..], &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "=1 Othello\n\n=2\n\n?3 unsupported game\n\n?4 unknown command\n\n=5 reversi\n\n"
+        );
     }
 }
