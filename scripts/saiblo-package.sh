@@ -6,21 +6,24 @@
 #
 #   scripts/saiblo-package.sh            build, package, test
 #   scripts/saiblo-package.sh --no-test  build and package only
-#   scripts/saiblo-package.sh --hello    main.py first sends a framed `ok` (an SDK variant's
-#                                        handshake; see saiblo/README.md)
+#   scripts/saiblo-package.sh --no-hello main.py does not send the framed `ok` first, which
+#                                        the platform's template sends and main.py by default
+#                                        (see saiblo/README.md); --hello, the old switch for
+#                                        it, is accepted and changes nothing
 #
 # The library needs the glibc named on the last line; see saiblo/README.md for lowering it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 test=1
-hello=0
+hello=1
 for arg in "$@"; do
     case $arg in
         --no-test) test=0 ;;
-        --hello) hello=1 ;;
+        --no-hello) hello=0 ;;
+        --hello) ;;
         -h | --help)
-            sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *)
@@ -62,9 +65,9 @@ zip=target/saiblo/gravity4-saiblo.zip
 rm -rf "$stage" "$zip"
 mkdir -p "$stage"
 cp saiblo/package/main.py "$stage/main.py"
-if [ "$hello" = 1 ]; then
-    sed -i 's/^SEND_HELLO = False$/SEND_HELLO = True/' "$stage/main.py"
-    grep -q '^SEND_HELLO = True$' "$stage/main.py"
+if [ "$hello" = 0 ]; then
+    sed -i 's/^SEND_HELLO = True$/SEND_HELLO = False/' "$stage/main.py"
+    grep -q '^SEND_HELLO = False$' "$stage/main.py"
 fi
 # Debug sections are of no use on the platform and the upload limit is 64 MB.
 strip --strip-debug -o "$stage/libgravity4.so" "$library" 2>/dev/null || cp "$library" "$stage/libgravity4.so"

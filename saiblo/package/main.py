@@ -6,11 +6,14 @@ protocol and asks the Rust engine, libgravity4.so beside it, for every move thro
 course's C ABI (getPoint/clearPoint), exactly as the course's runner would.
 
 Protocol (see saiblo/README.md in the gravity4 repository for the sources):
+  at start-up           a framed "ok", sent before reading anything (the platform's own
+                        template does; SEND_HELLO below)
   first line            M N noX noY
-  before each move      lastX lastY  (-1 -1 when we start), optionally followed by top
-                        (N numbers) and the board (M*N numbers: 0 empty, 1 opponent, 2 us),
-                        on the same line or on lines of their own, each block optionally
-                        preceded by its length
+  before each move      lastX lastY  (-1 -1 when we start) leading a line, optionally
+                        followed by top (N numbers) and the board (M*N numbers: 0 empty,
+                        1 opponent, 2 us), each block optionally preceded by its count (the
+                        template reads "lastX lastY N top... MN board..."), on the move's
+                        line and any number of lines after it, in any layout
   each reply            4-byte big-endian length, then "x y" (row 0 is the top row)
 
 The program keeps its own board from the moves; a top or board the platform sends must
@@ -32,9 +35,10 @@ import select  # noqa: E402
 import struct  # noqa: E402
 import sys  # noqa: E402
 
-# An SDK variant first sends a framed "ok" before reading anything; set True (or package
-# with scripts/saiblo-package.sh --hello) only for a platform version that expects it.
-SEND_HELLO = False
+# The platform's own template sends a framed "ok" before reading anything ("DO NOT REMOVE
+# THIS LINE!"); set False (or package with scripts/saiblo-package.sh --no-hello) only for a
+# platform version that does not expect it.
+SEND_HELLO = True
 
 # How long a bare move waits for top and the board before the program decides the platform
 # sends moves only; only the first message waits (see the Rust program's FIRST_MESSAGE_GRACE).
@@ -261,43 +265,46 @@ def send(text):
         raise Failure("cannot write the reply: %s" % error)
 
 
-def top_block(numbers, cols):
-    if len(numbers) == cols:
-        return list(numbers)
-    if len(numbers) == cols + 1 and numbers[0] == cols:
-        return list(numbers[1:])
-    return None
-
-
-def inline_view(numbers, game):
+def view_size(numbers, game):
+    """How many numbers the view (top and the board) that `numbers` begin has: N + M*N, or
+    2 more when each block is preceded by its count ("N top... MN board..."). Counted iff
+    the first number is N and the one after N + 1 numbers is M*N (without counts that one is
+    the board's second value, 0 to 2); with fewer than N + 2 numbers in, N + M*N (both forms
+    have at least that many, so the form is settled before the view can be complete)."""
     cols, cells = game.cols, game.rows * game.cols
-    if len(numbers) == cols + cells:
-        return numbers[:cols], numbers[cols:]
-    if len(numbers) == cols + cells + 2 and numbers[0] == cols and numbers[1 + cols] == cells:
-        return numbers[1:cols + 1], numbers[cols + 2:]
-    raise Failure("malformed input: after the move, expected %d top and %d board values, got %d values"
-                  % (cols, cells, len(numbers)))
+    counted = len(numbers) >= cols + 2 and numbers[0] == cols and numbers[cols + 1] == cells
+    return cols + cells + 2 if counted else cols + cells
 
 
-def read_board(source, game):
-    """The board over one or more lines (or its length then the values); None at the end."""
-    cells = game.rows * game.cols
-    board = []
-    while len(board) < cells:
+def split_view(numbers, game):
+    """(top, board) from exactly the view's numbers; more of them is malformed."""
+    cols, cells = game.cols, game.rows * game.cols
+    size = view_size(numbers, game)
+    if len(numbers) != size:
+        raise Failure("malformed input: after the move, expected %d top and %d board values (each block "
+                      "optionally preceded by its count), got %d values" % (cols, cells, len(numbers)))
+    counts = 1 if size > cols + cells else 0
+    return numbers[counts:counts + cols], numbers[size - cells:]
+
+
+def complete_view(source, game, numbers):
+    """The view that `numbers` begin, completed from as many further lines as it takes,
+    whatever their layout; None if the input ends inside it after the game ended."""
+    numbers = list(numbers)
+    while len(numbers) < view_size(numbers, game):
         try:
-            numbers = integers(source.line())
+            numbers.extend(integers(source.line()))
         except EndOfInput:
-            return None
-        if not board and len(numbers) == cells + 1 and numbers[0] == cells:
-            return numbers[1:]
-        board.extend(numbers)
-    if len(board) > cells:
-        raise Failure("malformed input: the board has %d values, expected %d" % (len(board), cells))
-    return board
+            if game.ending is not None:
+                return None
+            raise Failure("end of input before the game ended (the message's `top` and board "
+                          "stopped after %d values)" % len(numbers))
+    return split_view(numbers, game)
 
 
 def read_view(source, game, timeout):
-    """top and the board on lines of their own, if a line comes within `timeout`."""
+    """top and the board starting on the line after a bare move, if one comes within
+    `timeout` (None: as long as it takes)."""
     try:
         text = source.line(timeout)
     except EndOfInput:
@@ -306,21 +313,11 @@ def read_view(source, game, timeout):
         raise Failure("end of input before the game ended (`top` never came)")
     if text is None:
         return None
-    top = top_block(integers(text), game.cols)
-    if top is None:
-        raise Failure("malformed input: expected the %d values of `top`, got %r" % (game.cols, text))
-    board = read_board(source, game)
-    if board is None:
-        if game.ending is not None:
-            return None
-        raise Failure("end of input before the game ended (the board never came)")
-    return top, board
+    return complete_view(source, game, integers(text))
 
 
 def play(source, engine):
     """One game; returns how it ended once the input closes after it."""
-    if SEND_HELLO:
-        send("ok")
     try:
         first = source.line()
     except EndOfInput:
@@ -344,13 +341,12 @@ def play(source, engine):
         arrival = process_start() if waiting_since_start else time.monotonic()
         numbers = integers(text)
         if len(numbers) != 2 and form == "moves only" and asked is not None:
-            top = top_block(numbers, asked.cols)
-            if top is None:
-                raise unexpected_line(text, game)
-            board = read_board(source, asked)
-            if board is None:
+            # top and the board came after the first message's wait: check them against
+            # the position they describe, and expect them from now on.
+            view = complete_view(source, asked, numbers)
+            if view is None:
                 raise Failure("end of input before the game ended (the board never came)")
-            why = asked.contradiction(top, board)
+            why = asked.contradiction(view[0], view[1])
             if why:
                 raise Failure("the board contradicts the moves so far: " + why)
             form = "with board"
@@ -369,7 +365,7 @@ def play(source, engine):
                 raise Failure("illegal opponent move (%d, %d): %s" % (row, col, error))
         if len(numbers) > 2:
             form = "with board"
-            view = inline_view(numbers[2:], game)
+            view = complete_view(source, game, numbers[2:])
         else:
             timeout = {"unknown": FIRST_MESSAGE_GRACE, "with board": None, "moves only": 0.0}[form]
             view = read_view(source, game, timeout)
@@ -430,6 +426,9 @@ def budget_ms():
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     try:
+        if SEND_HELLO:
+            # First of all, as the platform's template does, even before the library loads.
+            send("ok")
         engine = Engine(os.path.join(here, LIBRARY), budget_ms())
         ending = play(Input(sys.stdin.fileno()), engine)
     except Failure as failure:

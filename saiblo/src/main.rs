@@ -3,11 +3,14 @@
 //! Saiblo runs Connect-4 entries as programs talking over stdin/stdout (see README.md beside
 //! this crate for the sources):
 //!
+//! - first of all, before reading anything, the program sends a framed `ok` (the platform's
+//!   own template does; `--no-hello` leaves it out);
 //! - first line: `M N noX noY`;
-//! - before each of our moves: the opponent's move `lastX lastY` (`-1 -1` when we start),
-//!   optionally followed by `top` (N numbers) and the board (M*N numbers, 0 empty,
-//!   1 opponent, 2 us), on the same line or on lines of their own, each block optionally
-//!   preceded by its length (an SDK variant writes `N top... MN board...`);
+//! - before each of our moves: the opponent's move `lastX lastY` (`-1 -1` when we start)
+//!   leading a line, optionally followed by `top` (N numbers) and the board (M*N numbers,
+//!   0 empty, 1 opponent, 2 us), each block optionally preceded by its count (the
+//!   template reads `lastX lastY N top... MN board...`), on the move's line and on any
+//!   number of lines after it, in any layout;
 //! - each reply: a 4-byte big-endian length, then `x y` (row 0 is the top row).
 //!
 //! The program keeps its own board from the moves, so a bare move is enough; whenever the
@@ -41,13 +44,16 @@ use std::time::{Duration, Instant};
 const FIRST_MESSAGE_GRACE: Duration = Duration::from_millis(200);
 
 const USAGE: &str = "\
-usage: gravity4-saiblo [--hello]
+usage: gravity4-saiblo [--no-hello]
 
-Plays gravity Connect-4 on stdin/stdout as the Saiblo platform runs programs: reads
-`M N noX noY`, then before each move `lastX lastY` (optionally with top and board),
-and answers each with a 4-byte big-endian length and `x y`.
+Plays gravity Connect-4 on stdin/stdout as the Saiblo platform runs programs: sends a
+framed `ok` first (as the platform's template does), reads `M N noX noY`, then before each
+move `lastX lastY` (optionally followed by top and board, each optionally preceded by its
+count, over any number of lines), and answers each with a 4-byte big-endian length and
+`x y`.
 
-  --hello   first send a framed `ok` (an SDK variant's handshake; off by default)
+  --no-hello   do not send the framed `ok` first
+  --hello      accepted for old scripts: the `ok` is sent by default
 
 Environment: GRAVITY4_MOVE_MS (default 2000), GRAVITY4_PROFILE, GRAVITY4_LOG, ...";
 
@@ -92,10 +98,12 @@ struct View {
 }
 
 fn main() -> ExitCode {
-    let mut hello = false;
+    let mut hello = true;
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
-            "--hello" => hello = true,
+            // The old switch, from when the `ok` was off by default.
+            "--hello" => {}
+            "--no-hello" => hello = false,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
@@ -183,11 +191,9 @@ fn play(mut input: Input, output: &mut impl Write, hello: bool) -> Result<Ending
         {
             // `top` and the board came after the first message's wait: check them
             // against the position they describe, and expect them from now on.
-            let top =
-                top_block(&numbers, before.cols()).ok_or_else(|| unexpected_line(&line, &game))?;
-            let board = read_board(&mut input, before)?
+            let view = complete_view(&mut input, before, numbers)?
                 .ok_or_else(|| Failure::Eof("the board never came".into()))?;
-            if let Some(why) = before.contradiction(&top, &board) {
+            if let Some(why) = before.contradiction(&view.top, &view.board) {
                 return Err(Failure::Contradiction(why));
             }
             form = Form::WithBoard;
@@ -218,7 +224,7 @@ fn play(mut input: Input, output: &mut impl Write, hello: bool) -> Result<Ending
         };
         let view = if numbers.len() > 2 {
             form = Form::WithBoard;
-            Some(inline_view(&numbers[2..], &game)?)
+            complete_view(&mut input, &game, numbers[2..].to_vec())?
         } else {
             let wait = match form {
                 Form::Unknown => Wait::For(FIRST_MESSAGE_GRACE),
@@ -227,7 +233,15 @@ fn play(mut input: Input, output: &mut impl Write, hello: bool) -> Result<Ending
                 // is already here belongs to this one; looking costs nothing.
                 Form::MovesOnly => Wait::For(Duration::ZERO),
             };
-            let view = read_view(&mut input, &game, wait)?;
+            let view = match input.next(wait) {
+                Next::Line(next) => complete_view(&mut input, &game, integers(&next)?)?,
+                Next::TimedOut => None,
+                // A message cut short is an error, unless the move ended the game and the
+                // platform simply stopped, or no view was due.
+                Next::Eof if game.ending().is_some() || !matches!(wait, Wait::Forever) => None,
+                Next::Eof => return Err(Failure::Eof("`top` never came".into())),
+                Next::Failed(why) => return Err(Failure::Read(why)),
+            };
             form = match (form, view.is_some()) {
                 (_, true) => Form::WithBoard,
                 (Form::Unknown, false) => Form::MovesOnly,
@@ -276,92 +290,65 @@ fn unexpected_line(line: &Line, game: &Game) -> Failure {
     ))
 }
 
-/// `top` from a line of its own: N values, or N itself followed by them.
-fn top_block(numbers: &[i64], cols: usize) -> Option<Vec<i64>> {
-    match numbers {
-        _ if numbers.len() == cols => Some(numbers.to_vec()),
-        [count, rest @ ..] if rest.len() == cols && *count == cols as i64 => Some(rest.to_vec()),
-        _ => None,
-    }
-}
-
-/// `top` and the board on the move's own line, with or without their lengths.
-fn inline_view(numbers: &[i64], game: &Game) -> Result<View, Failure> {
+/// How many numbers the view (`top` and the board) that `numbers` begin has: `N + M*N`, or
+/// `N + M*N + 2` when each block is preceded by its count (`N top... MN board...`, what the
+/// platform's template reads). Counted iff the first number is `N` and the one after
+/// `N + 1` numbers is `M*N`: without counts that one is the board's second value, 0 to 2,
+/// never `M*N` (16 or more). With fewer than `N + 2` numbers in, `N + M*N`: both forms have
+/// at least that many, so the form is settled before the view can be complete.
+fn view_size(numbers: &[i64], game: &Game) -> usize {
     let (cols, cells) = (game.cols(), game.rows() * game.cols());
-    if numbers.len() == cols + cells {
-        return Ok(View {
-            top: numbers[..cols].to_vec(),
-            board: numbers[cols..].to_vec(),
-        });
-    }
-    if numbers.len() == cols + cells + 2
-        && numbers[0] == cols as i64
-        && numbers[1 + cols] == cells as i64
-    {
-        return Ok(View {
-            top: numbers[1..=cols].to_vec(),
-            board: numbers[cols + 2..].to_vec(),
-        });
-    }
-    Err(Failure::Malformed(format!(
-        "after the move, expected {cols} top and {cells} board values, got {} values",
-        numbers.len()
-    )))
-}
-
-/// `top` and the board on lines of their own, if a line arrives within `wait`.
-fn read_view(input: &mut Input, game: &Game, wait: Wait) -> Result<Option<View>, Failure> {
-    let line = match input.next(wait) {
-        Next::Line(line) => line,
-        Next::TimedOut => return Ok(None),
-        // A message cut short is an error, unless the move ended the game and the platform
-        // simply stopped.
-        Next::Eof if game.ending().is_some() || !matches!(wait, Wait::Forever) => {
-            return Ok(None);
-        }
-        Next::Eof => return Err(Failure::Eof("`top` never came".into())),
-        Next::Failed(why) => return Err(Failure::Read(why)),
-    };
-    let numbers = integers(&line)?;
-    let top = top_block(&numbers, game.cols()).ok_or_else(|| {
-        Failure::Malformed(format!(
-            "expected the {} values of `top`, got {:?}",
-            game.cols(),
-            line.text
-        ))
-    })?;
-    match read_board(input, game)? {
-        Some(board) => Ok(Some(View { top, board })),
-        None if game.ending().is_some() => Ok(None),
-        None => Err(Failure::Eof("the board never came".into())),
+    let counted =
+        numbers.len() >= cols + 2 && numbers[0] == cols as i64 && numbers[cols + 1] == cells as i64;
+    if counted {
+        cols + cells + 2
+    } else {
+        cols + cells
     }
 }
 
-/// The board: M*N values over one or more lines, or M*N itself followed by them on one line.
-/// `None` at the end of input.
-fn read_board(input: &mut Input, game: &Game) -> Result<Option<Vec<i64>>, Failure> {
-    let cells = game.rows() * game.cols();
-    let mut board = Vec::with_capacity(cells);
-    while board.len() < cells {
-        let line = match input.next(Wait::Forever) {
-            Next::Line(line) => line,
-            Next::Eof => return Ok(None),
-            Next::Failed(why) => return Err(Failure::Read(why)),
-            Next::TimedOut => unreachable!("no deadline"),
-        };
-        let numbers = integers(&line)?;
-        if board.is_empty() && numbers.len() == cells + 1 && numbers[0] == cells as i64 {
-            return Ok(Some(numbers[1..].to_vec()));
-        }
-        board.extend(numbers);
-    }
-    if board.len() > cells {
+/// The view `numbers` hold exactly, else the error of a message with more numbers than its
+/// view has (one with fewer is still being read).
+fn split_view(numbers: &[i64], game: &Game) -> Result<View, Failure> {
+    let (cols, cells) = (game.cols(), game.rows() * game.cols());
+    let size = view_size(numbers, game);
+    if numbers.len() != size {
         return Err(Failure::Malformed(format!(
-            "the board has {} values, expected {cells}",
-            board.len()
+            "after the move, expected {cols} top and {cells} board values (each block \
+             optionally preceded by its count), got {} values",
+            numbers.len()
         )));
     }
-    Ok(Some(board))
+    let counts = usize::from(size > cols + cells);
+    Ok(View {
+        top: numbers[counts..counts + cols].to_vec(),
+        board: numbers[size - cells..].to_vec(),
+    })
+}
+
+/// The view that `numbers` (from the move's line, or the line after it) begin, completed
+/// from as many further lines as it takes, whatever their layout. `None` if the input ends
+/// inside it after the game ended (the platform may simply stop then).
+fn complete_view(
+    input: &mut Input,
+    game: &Game,
+    mut numbers: Vec<i64>,
+) -> Result<Option<View>, Failure> {
+    while numbers.len() < view_size(&numbers, game) {
+        match input.next(Wait::Forever) {
+            Next::Line(line) => numbers.extend(integers(&line)?),
+            Next::Eof if game.ending().is_some() => return Ok(None),
+            Next::Eof => {
+                return Err(Failure::Eof(format!(
+                    "the message's `top` and board stopped after {} values",
+                    numbers.len()
+                )));
+            }
+            Next::Failed(why) => return Err(Failure::Read(why)),
+            Next::TimedOut => unreachable!("no deadline"),
+        }
+    }
+    split_view(&numbers, game).map(Some)
 }
 
 /// Our column: the library's search on our record of the game, budgeted from `entry` (the
@@ -428,21 +415,38 @@ mod tests {
     }
 
     #[test]
-    fn reads_top_and_board_with_or_without_lengths() {
+    fn tells_counted_views_from_uncounted_ones_by_their_numbers() {
         let game = Game::new(4, 4, 0, 0).unwrap();
-        assert_eq!(top_block(&[4, 4, 4, 4], 4), Some(vec![4; 4]));
-        assert_eq!(top_block(&[4, 4, 3, 4, 4], 4), Some(vec![4, 3, 4, 4]));
-        assert_eq!(top_block(&[5, 4, 3, 4, 4], 4), None);
         let mut plain: Vec<i64> = vec![4; 4];
         plain.extend([0; 16]);
-        let view = inline_view(&plain, &game).unwrap();
-        assert_eq!((view.top.len(), view.board.len()), (4, 16));
         let mut counted = vec![4];
         counted.extend([4; 4]);
         counted.push(16);
         counted.extend([0; 16]);
-        let view = inline_view(&counted, &game).unwrap();
+        // Too few numbers to tell: both forms have at least N + M*N.
+        for cut in 0..6 {
+            assert_eq!(view_size(&counted[..cut], &game), 20);
+        }
+        assert_eq!(view_size(&counted[..6], &game), 22);
+        assert_eq!(view_size(&plain, &game), 20);
+        let view = split_view(&plain, &game).unwrap();
         assert_eq!((view.top, view.board), (vec![4; 4], vec![0; 16]));
-        assert!(inline_view(&plain[1..], &game).is_err());
+        let view = split_view(&counted, &game).unwrap();
+        assert_eq!((view.top, view.board), (vec![4; 4], vec![0; 16]));
+        // top[0] may equal N in a view without counts: the board's second value decides.
+        let mut top_is_n = plain.clone();
+        top_is_n[5] = 1;
+        assert_eq!(view_size(&top_is_n, &game), 20);
+        // More numbers than the view has.
+        let mut long = plain.clone();
+        long.push(0);
+        assert!(split_view(&long, &game).is_err());
+        counted.push(0);
+        let error = split_view(&counted, &game).err().unwrap().to_string();
+        assert!(
+            error.contains("expected 4 top and 16 board values"),
+            "{error}"
+        );
+        assert!(error.contains("got 23 values"), "{error}");
     }
 }

@@ -1,12 +1,14 @@
 //! The error paths of the program and the package: malformed input, illegal or out-of-range
 //! moves, a board that contradicts the moves, the end of input. Each ends the program
 //! promptly (even with its input still open) with one line on stderr, no panic or traceback,
-//! and status 1.
+//! and status 1. Also: every layout of `top` and the board is read (and checked), and the
+//! framed `ok` comes first unless turned off.
 
 mod emulator;
 
-use emulator::{Program, package};
+use emulator::{FORMS, Form, Program, layout, package};
 use std::io::{Read, Write};
+use std::path::Path;
 use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -62,8 +64,12 @@ fn run(program: &Program, input: &str, keep_open: bool) -> Run {
     }
 }
 
+/// The framed `ok` the programs send first by default.
+const HELLO: &[u8] = b"\0\0\0\x02ok";
+
 /// Asserts a failure: status 1, exactly one stderr line containing `needle`, nothing that
-/// looks like a panic or a traceback, and `replies` framed replies before it.
+/// looks like a panic or a traceback, and `replies` framed replies before it (after the
+/// framed `ok`, which comes first unless the program was told not to send it).
 fn assert_fails(program: &Program, input: &str, keep_open: bool, needle: &str, replies: usize) {
     let run = run(program, input, keep_open);
     assert_eq!(
@@ -95,8 +101,16 @@ fn assert_fails(program: &Program, input: &str, keep_open: bool, needle: &str, r
             run.stderr
         );
     }
-    // Each reply is `x y` framed by its 4-byte length: at most 9 bytes, at least 7.
     let mut rest = &run.stdout[..];
+    if program.hello {
+        assert!(
+            rest.starts_with(HELLO),
+            "{}: {input:?}: no `ok` first: {rest:?}",
+            program.name
+        );
+        rest = &rest[HELLO.len()..];
+    }
+    // Each reply is `x y` framed by its 4-byte length: at most 9 bytes, at least 7.
     let mut count = 0;
     while rest.len() >= 4 {
         let length = u32::from_be_bytes(rest[..4].try_into().unwrap()) as usize;
@@ -114,14 +128,20 @@ fn assert_fails(program: &Program, input: &str, keep_open: bool, needle: &str, r
 
 /// The platform's `top` and board (our point of view) after the opponent's drop in column
 /// 4 of a 9x9 board blocked at (2, 3), optionally with the stone left out.
-fn view_after_opponent_in_col4(drop_stone: bool) -> (String, String) {
+fn view_numbers_after_opponent_in_col4(drop_stone: bool) -> (Vec<i64>, Vec<i64>) {
     let mut top = vec![9; 9];
     top[4] = 8;
     let mut board = vec![0; 81];
     if !drop_stone {
         board[8 * 9 + 4] = 1;
     }
-    let join = |v: Vec<i32>| v.iter().map(i32::to_string).collect::<Vec<_>>().join(" ");
+    (top, board)
+}
+
+/// The same, as the text of each block.
+fn view_after_opponent_in_col4(drop_stone: bool) -> (String, String) {
+    let (top, board) = view_numbers_after_opponent_in_col4(drop_stone);
+    let join = |v: Vec<i64>| v.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
     (join(top), join(board))
 }
 
@@ -156,13 +176,35 @@ fn every_error_path(program: &Program) {
         "illegal opponent move (2, 3)",
         0,
     );
+    // A view is read over as many lines as it takes, so one cut short waits for the rest:
+    // here for the end of input.
     assert_fails(
         program,
         "9 9 2 3\n8 4 1 2 3\n",
-        true,
-        "expected 9 top and 81 board",
+        false,
+        "`top` and board stopped after 3 values",
         0,
     );
+    assert_fails(
+        program,
+        "9 9 2 3\n8 4\n1 2 3\n",
+        false,
+        "`top` and board stopped after 3 values",
+        0,
+    );
+    // More numbers than the view has, with or without counts, on one line or several (a
+    // line after a complete view is the next message's).
+    let (top, board) = view_after_opponent_in_col4(false);
+    for extra in [
+        format!("9 9 2 3\n8 4 {top} {board} 0\n"),
+        format!("9 9 2 3\n8 4\n{top}\n{board} 0\n"),
+        format!("9 9 2 3\n8 4 9 {top} 81 {board} 0\n"),
+        format!("9 9 2 3\n8 4\n9\n{top}\n81\n{board} 2\n"),
+        // A wrong count is no count: 92 numbers where 90 were due.
+        format!("9 9 2 3\n8 4 9 {top} 80 {board}\n"),
+    ] {
+        assert_fails(program, &extra, true, "expected 9 top and 81 board", 0);
+    }
     let (top, board) = view_after_opponent_in_col4(true);
     let one_line = format!("9 9 2 3\n8 4 {top} {board}\n");
     assert_fails(program, &one_line, true, "contradicts the moves", 0);
@@ -171,7 +213,6 @@ fn every_error_path(program: &Program) {
     let (_, board) = view_after_opponent_in_col4(false);
     let wrong_top = format!("9 9 2 3\n8 4\n{}\n{board}\n", ["9"; 9].join(" "));
     assert_fails(program, &wrong_top, true, "top[4]", 0);
-    assert_fails(program, "9 9 2 3\n8 4\n1 2 3\n", true, "`top`", 0);
     // Input ending mid-game: after one reply, or inside a message.
     assert_fails(program, "9 9 2 3\n-1 -1\n", false, "end of input", 1);
     assert_fails(
@@ -217,12 +258,61 @@ fn binary_rejects_unknown_arguments_and_answers_help() {
 }
 
 #[test]
-fn hello_sends_a_framed_ok_first() {
+fn binary_sends_a_framed_ok_first_unless_told_not_to() {
+    // By default and with the old `--hello` (now a no-op), before reading anything: the
+    // input stays open and empty.
+    for args in [&[][..], &["--hello"]] {
+        let mut program = Program::binary(50);
+        program.args = args.iter().map(|a| a.to_string()).collect();
+        let mut child = program.spawn();
+        let mut hello = [0u8; HELLO.len()];
+        child
+            .stdout
+            .as_mut()
+            .unwrap()
+            .read_exact(&mut hello)
+            .unwrap();
+        assert_eq!(&hello[..], HELLO, "{args:?}");
+        drop(child.stdin.take());
+        let output = child.wait_with_output().unwrap();
+        assert!(output.stdout.is_empty(), "{args:?}: {:?}", output.stdout);
+        assert_eq!(output.status.code(), Some(1));
+    }
     let mut program = Program::binary(50);
-    program.args.push("--hello".into());
-    let run = run(&program, "", false);
-    assert_eq!(&run.stdout[..], b"\0\0\0\x02ok");
-    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    program.args.push("--no-hello".into());
+    program.hello = false;
+    let without = run(&program, "", false);
+    assert!(without.stdout.is_empty(), "{:?}", without.stdout);
+    assert_eq!(without.code, Some(1), "{}", without.stderr);
+    assert_fails(&program, "9 9 2 3\n-1 -1\n", false, "end of input", 1);
+}
+
+/// A correct view of the opponent's drop in column 4 in every layout is read and answered;
+/// the same view with the stone left out is a contradiction in every layout.
+fn every_layout(program: &Program) {
+    for form in FORMS {
+        for drop_stone in [false, true] {
+            let (top, board) = view_numbers_after_opponent_in_col4(drop_stone);
+            let input = format!("9 9 2 3\n{}", layout(form, (8, 4), &top, &board));
+            match (form, drop_stone) {
+                // Nothing to check without a view.
+                (Form::MovesOnly, true) => {}
+                (_, false) => assert_fails(program, &input, false, "end of input", 1),
+                (_, true) => assert_fails(program, &input, true, "contradicts the moves", 0),
+            }
+        }
+    }
+}
+
+#[test]
+fn binary_reads_every_layout() {
+    every_layout(&Program::binary(50));
+}
+
+#[test]
+fn package_reads_every_layout() {
+    let Some(dir) = package() else { return };
+    every_layout(&Program::python(dir.path(), 50));
 }
 
 /// Starts `program` moving first on a 9x9 board, waits for its reply (so the message form
@@ -234,6 +324,9 @@ fn after_a_late_view(program: &Program, late: &str) -> (Option<i32>, String) {
     stdin.write_all(b"9 9 2 3\n-1 -1\n").unwrap();
     stdin.flush().unwrap();
     let mut stdout = child.stdout.take().unwrap();
+    let mut hello = [0u8; HELLO.len()];
+    stdout.read_exact(&mut hello).unwrap();
+    assert_eq!(&hello[..], HELLO);
     let mut frame = [0u8; 4];
     stdout.read_exact(&mut frame).unwrap();
     let mut reply = vec![0u8; u32::from_be_bytes(frame) as usize];
@@ -251,6 +344,12 @@ fn late_views(program: &Program) {
     // The first message's view, late: the empty board. Accepted, then the input ends.
     let empty = format!("{}\n{}\n", ["9"; 9].join(" "), ["0"; 81].join(" "));
     let (code, stderr) = after_a_late_view(program, &empty);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("end of input"), "{stderr}");
+    // The same with counts, each on a line of its own.
+    let counted = format!("9\n{}\n81\n{}\n", ["9"; 9].join(" "), ["0"; 81].join(" "));
+    let (code, stderr) = after_a_late_view(program, &counted);
     assert_eq!(code, Some(1), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("end of input"), "{stderr}");
@@ -276,20 +375,32 @@ fn package_checks_a_view_that_comes_after_its_reply() {
 }
 
 #[test]
-fn package_hello_sends_a_framed_ok_first() {
+fn package_sends_a_framed_ok_first_unless_told_not_to() {
     let Some(dir) = package() else { return };
-    // What `scripts/saiblo-package.sh --hello` does to the zipped copy.
+    // As the package is (SEND_HELLO = True unless the zip was built with --no-hello), then
+    // with the setting turned the other way, as `scripts/saiblo-package.sh --no-hello` does.
     let path = dir.path().join("main.py");
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("\nSEND_HELLO = False\n"));
-    std::fs::write(
-        &path,
-        text.replace("\nSEND_HELLO = False\n", "\nSEND_HELLO = True\n"),
-    )
-    .unwrap();
-    let run = run(&Program::python(dir.path(), 50), "", false);
-    assert_eq!(&run.stdout[..], b"\0\0\0\x02ok");
-    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    for _ in 0..2 {
+        let program = Program::python(dir.path(), 50);
+        let output = run(&program, "", false);
+        let expected = if program.hello { HELLO } else { b"" };
+        assert_eq!(&output.stdout[..], expected, "hello {}", program.hello);
+        assert_eq!(output.code, Some(1), "{}", output.stderr);
+        assert_fails(&program, "9 9 2 3\n-1 -1\n", false, "end of input", 1);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (from, to) = if program.hello {
+            ("\nSEND_HELLO = True\n", "\nSEND_HELLO = False\n")
+        } else {
+            ("\nSEND_HELLO = False\n", "\nSEND_HELLO = True\n")
+        };
+        std::fs::write(&path, text.replace(from, to)).unwrap();
+    }
+}
+
+#[test]
+fn main_py_sends_the_ok_by_default() {
+    let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("package");
+    assert!(emulator::sends_hello(&package));
 }
 
 /// The platform's Python may be old: main.py keeps to Python 3.6's grammar (checked by

@@ -1,6 +1,6 @@
 //! Whole games on the emulated platform: the program and the unzipped package against a
-//! random legal mover and against themselves, in every message form, every reply framed and
-//! inside 3 s (the first including start-up).
+//! random legal mover and against themselves, in every message form and layout, the framed
+//! `ok` first, every reply framed and inside 3 s (the first including start-up).
 
 mod emulator;
 
@@ -48,8 +48,9 @@ fn never_loses_to_random(program: &Program, seed: u64) {
         }
     }
     eprintln!(
-        "{}: 8 games against the random mover, slowest reply {slowest:?}",
-        program.name
+        "{}: {} games against the random mover, slowest reply {slowest:?}",
+        program.name,
+        2 * FORMS.len()
     );
 }
 
@@ -99,8 +100,17 @@ fn package_plays_the_binary() {
     let Some(dir) = package() else { return };
     let python = Program::python(dir.path(), 50);
     let binary = Program::binary(50);
-    plays_itself(&python, &binary, &[Form::ThreeLines], 31);
+    plays_itself(&python, &binary, &[Form::Counted], 31);
     plays_itself(&binary, &python, &[Form::MovesOnly], 37);
+}
+
+#[test]
+fn binary_without_the_hello_plays_a_game() {
+    let mut program = Program::binary(BUDGET_MS);
+    program.args.push("--no-hello".into());
+    // The emulator now takes the first frame for a move, and fails on an `ok`.
+    program.hello = false;
+    plays_itself(&program, &Program::binary(BUDGET_MS), &[Form::Counted], 41);
 }
 
 /// At the default budget (2000 ms) the first reply, start-up included, stays inside 3 s, in
@@ -132,7 +142,11 @@ fn first_move_within_limit(mut program: Program, cases: &[(Form, bool)]) -> Vec<
 
 #[test]
 fn binary_first_move_at_the_default_budget_is_inside_3s() {
-    let cases = [(Form::MovesOnly, true), (Form::ThreeLines, false)];
+    let cases = [
+        (Form::MovesOnly, true),
+        (Form::Counted, false),
+        (Form::ThreeLines, false),
+    ];
     let times = first_move_within_limit(Program::binary(0), &cases);
     // The budget is used, not skipped: the search runs about 2 s.
     assert!(

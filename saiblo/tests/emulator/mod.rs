@@ -1,7 +1,9 @@
 //! A local stand-in for the Saiblo platform: it runs programs over pipes through whole games,
-//! in each message form the platform has used, and enforces what the platform enforces:
-//! framed replies (4-byte big-endian length, then `x y`), legal moves, and 3 s of wall time
-//! per move, the first one counted from the program's start so its start-up is included.
+//! in each message form and layout the platform might use, and enforces what the platform
+//! enforces: the framed `ok` the platform's template sends first (for a program that was not
+//! told `--no-hello`), framed replies (4-byte big-endian length, then `x y`), legal moves,
+//! and 3 s of wall time per move, the first one counted from the program's start so its
+//! start-up is included.
 
 #![allow(dead_code)] // Each test crate uses part of this module.
 
@@ -18,25 +20,45 @@ use std::time::{Duration, Instant};
 /// The platform's limit per move.
 pub const MOVE_LIMIT: Duration = Duration::from_secs(3);
 
-/// How the platform writes a message before each move.
+/// How the platform writes a message before each move. The template the platform generates
+/// (chengsx21/Connect4's `main.cpp`) reads `lastX lastY`, `top`'s count, `top`, the board's
+/// count and the board with `scanf`, so any whitespace between them would do for it: the
+/// counted forms below are that message in several layouts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Form {
+    /// `lastX lastY N top... MN board...` on one line: what the template reads, and what
+    /// the judge's `saiblo:` sends.
+    Counted,
+    /// `lastX lastY`, then `N`, `top`, `MN` and the board each on a line of its own.
+    CountsOnOwnLines,
+    /// `lastX lastY N top...` on one line, `MN board...` on the next.
+    CountedTwoLines,
+    /// Three lines: the move, `N top...`, `MN board...`.
+    CountedLines,
+    /// `lastX lastY`, then every number of the counted view on a line of its own.
+    Scattered,
     /// `lastX lastY` only (older platform versions).
     MovesOnly,
-    /// `lastX lastY top... board...` on one line.
+    /// `lastX lastY top... board...` on one line, without counts.
     OneLine,
-    /// `lastX lastY`, then `top` and the board on lines of their own.
+    /// `lastX lastY`, then `top` and the board on lines of their own, without counts.
     ThreeLines,
-    /// Three lines with each block preceded by its length (an SDK variant's layout).
-    CountedLines,
+    /// `lastX lastY`, `top`, then one line per board row, without counts (the judge's
+    /// `saiblo-lines:`).
+    Rows,
 }
 
 /// Every form, for tests that cover them all.
-pub const FORMS: [Form; 4] = [
+pub const FORMS: [Form; 9] = [
+    Form::Counted,
+    Form::CountsOnOwnLines,
+    Form::CountedTwoLines,
+    Form::CountedLines,
+    Form::Scattered,
     Form::MovesOnly,
     Form::OneLine,
     Form::ThreeLines,
-    Form::CountedLines,
+    Form::Rows,
 ];
 
 /// How to start a program.
@@ -52,6 +74,9 @@ pub struct Program {
     pub dir: Option<PathBuf>,
     /// Extra environment.
     pub env: Vec<(String, String)>,
+    /// Whether its first frame is the `ok` handshake (the default of both programs; off
+    /// with `--no-hello` or `SEND_HELLO = False`).
+    pub hello: bool,
 }
 
 impl Program {
@@ -63,10 +88,13 @@ impl Program {
             args: Vec::new(),
             dir: None,
             env: budget(budget_ms),
+            hello: true,
         }
     }
 
-    /// `python3 main.py` in an unpacked package directory, at `budget_ms` per move.
+    /// `python3 main.py` in an unpacked package directory, at `budget_ms` per move,
+    /// expected to send the `ok` first as its `SEND_HELLO` says (a zip built with
+    /// `scripts/saiblo-package.sh --no-hello` does not).
     pub fn python(package: &Path, budget_ms: u64) -> Program {
         Program {
             name: "main.py".into(),
@@ -74,6 +102,7 @@ impl Program {
             args: vec!["main.py".into()],
             dir: Some(package.to_path_buf()),
             env: budget(budget_ms),
+            hello: sends_hello(package),
         }
     }
 
@@ -95,6 +124,19 @@ impl Program {
         command
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", self.name))
+    }
+}
+
+/// Whether the `main.py` in `package` sends the `ok` first: its `SEND_HELLO` line.
+pub fn sends_hello(package: &Path) -> bool {
+    let text = std::fs::read_to_string(package.join("main.py")).expect("main.py is there");
+    match (
+        text.contains("\nSEND_HELLO = True\n"),
+        text.contains("\nSEND_HELLO = False\n"),
+    ) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => panic!("main.py sets SEND_HELLO to neither True nor False"),
     }
 }
 
@@ -199,7 +241,8 @@ impl Running {
             text
         });
         let (sender, replies) = channel();
-        thread::spawn(move || read_frames(stdout, sender));
+        let hello = program.hello;
+        thread::spawn(move || read_frames(stdout, hello, sender));
         let mut running = Running {
             program: program.clone(),
             stdin: child.stdin.take(),
@@ -295,23 +338,52 @@ impl Running {
     }
 }
 
-/// Reads framed replies and forwards them; enforces the frame on the way.
-fn read_frames(mut stdout: impl Read, sender: std::sync::mpsc::Sender<Result<String, String>>) {
+/// Reads framed replies and forwards them; enforces the frame on the way. With `hello`, the
+/// first frame must be `ok` (the template's handshake), which is not forwarded; without,
+/// every frame must be a move.
+fn read_frames(
+    mut stdout: impl Read,
+    hello: bool,
+    sender: std::sync::mpsc::Sender<Result<String, String>>,
+) {
+    let mut first = true;
     loop {
         let mut length = [0u8; 4];
         if stdout.read_exact(&mut length).is_err() {
-            let _ = sender.send(Err("output closed".into()));
+            let why = if first && hello {
+                "output closed before the `ok` handshake"
+            } else {
+                "output closed"
+            };
+            let _ = sender.send(Err(why.into()));
             return;
         }
         let length = u32::from_be_bytes(length) as usize;
-        if !(3..=5).contains(&length) {
-            let _ = sender.send(Err(format!("frame length {length} is not that of `x y`")));
+        let hello_due = std::mem::take(&mut first) && hello;
+        let lengths = if hello_due { 2..=2 } else { 3..=5 };
+        if !lengths.contains(&length) {
+            let what = if hello_due {
+                "the `ok` handshake"
+            } else {
+                "`x y`"
+            };
+            let _ = sender.send(Err(format!("frame length {length} is not that of {what}")));
             return;
         }
         let mut text = vec![0u8; length];
         if stdout.read_exact(&mut text).is_err() {
             let _ = sender.send(Err("output closed inside a frame".into()));
             return;
+        }
+        if hello_due {
+            if text != b"ok" {
+                let _ = sender.send(Err(format!(
+                    "first frame {:?} is not the `ok` handshake",
+                    String::from_utf8_lossy(&text)
+                )));
+                return;
+            }
+            continue;
         }
         let reply = String::from_utf8(text).map_err(|_| "reply is not text".to_string());
         if sender.send(reply).is_err() {
@@ -323,24 +395,43 @@ fn read_frames(mut stdout: impl Read, sender: std::sync::mpsc::Sender<Result<Str
 /// The message telling `side` about the opponent's last move, in `form`, with `top` and the
 /// board from `side`'s point of view (1 opponent, 2 own).
 fn message(form: Form, position: &Position, side: Side, last: Option<(usize, usize)>) -> String {
-    let (x, y) = last.map_or((-1, -1), |(x, y)| (x as i64, y as i64));
+    let last = last.map_or((-1, -1), |(x, y)| (x as i64, y as i64));
     let cols = position.cols();
-    let top: Vec<String> = (0..cols).map(|c| position.top(c).to_string()).collect();
-    let board: Vec<String> = (0..position.rows() * cols)
+    let top: Vec<i64> = (0..cols).map(|c| position.top(c) as i64).collect();
+    let board: Vec<i64> = (0..position.rows() * cols)
         .map(|i| match position.stone(i / cols, i % cols) {
-            None => "0",
-            Some(s) if s == side => "2",
-            Some(_) => "1",
+            None => 0,
+            Some(s) if s == side => 2,
+            Some(_) => 1,
         })
-        .map(str::to_string)
         .collect();
-    let (top, board) = (top.join(" "), board.join(" "));
-    let cells = position.rows() * cols;
+    layout(form, last, &top, &board)
+}
+
+/// The message of the move `last`, `top` and `board` (row-major, `top.len()` columns) in
+/// `form`, for tests that write views of their own.
+pub fn layout(form: Form, last: (i64, i64), top: &[i64], board: &[i64]) -> String {
+    let (x, y) = last;
+    let (cols, cells) = (top.len(), board.len());
+    let join = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
+    let rows: Vec<String> = board.chunks(cols).map(join).collect();
+    let (top, board) = (join(top), join(board));
     match form {
+        Form::Counted => format!("{x} {y} {cols} {top} {cells} {board}\n"),
+        Form::CountsOnOwnLines => format!("{x} {y}\n{cols}\n{top}\n{cells}\n{board}\n"),
+        Form::CountedTwoLines => format!("{x} {y} {cols} {top}\n{cells} {board}\n"),
+        Form::CountedLines => format!("{x} {y}\n{cols} {top}\n{cells} {board}\n"),
+        Form::Scattered => {
+            let view = format!("{cols} {top} {cells} {board}");
+            format!(
+                "{x} {y}\n{}\n",
+                view.split(' ').collect::<Vec<_>>().join("\n")
+            )
+        }
         Form::MovesOnly => format!("{x} {y}\n"),
         Form::OneLine => format!("{x} {y} {top} {board}\n"),
         Form::ThreeLines => format!("{x} {y}\n{top}\n{board}\n"),
-        Form::CountedLines => format!("{x} {y}\n{cols} {top}\n{cells} {board}\n"),
+        Form::Rows => format!("{x} {y}\n{top}\n{}\n", rows.join("\n")),
     }
 }
 
