@@ -17,9 +17,12 @@ use gravity4_judge::schedule::Shard;
 /// PLAYERS: `LIB.so` is a course-ABI library. `saiblo:CMD ARGS...` is a program run as the
 /// Saiblo platform runs it, one process per game (quote it: `"saiblo:python3 main.py"`;
 /// the command is split as a shell would): it gets `M N noX noY`, then before each move
-/// `lastX lastY top... board...` on one line, and answers with a frame (4-byte big-endian
-/// length, then ASCII `x y`). `saiblo-lines:` sends `top` and each board row on lines of
-/// their own, `saiblo-last:` only `lastX lastY`.
+/// `lastX lastY N top... MN board...` on one line (each block after its count, as the
+/// platform's template reads it), and answers with a frame (4-byte big-endian length, then
+/// ASCII `x y`); a framed `ok` before its first answer is taken silently.
+/// `saiblo-uncounted:` sends `lastX lastY top... board...` without the counts,
+/// `saiblo-lines:` `top` and each board row on lines of their own, `saiblo-last:` only
+/// `lastX lastY`.
 ///
 /// Reversi players (`--game reversi`): `gtp:CMD ARGS...` is an engine speaking GTP (one
 /// process per game, or kept with `--reuse-process`; `boardsize 8`, `clear_board`, the
@@ -76,7 +79,8 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     /// First player (moves first in the first game of every pair): `LIB.so`,
-    /// `saiblo:CMD ARGS...` (also `saiblo-lines:`, `saiblo-last:`), or for Reversi
+    /// `saiblo:CMD ARGS...` (also `saiblo-uncounted:`, `saiblo-lines:`, `saiblo-last:`),
+    /// or for Reversi
     /// `gtp:CMD ARGS...` / `botzone:CMD ARGS...`, each with an optional `@KEY=VALUE,...`
     /// environment.
     pub a: PathBuf,
@@ -93,9 +97,9 @@ pub struct MatchArgs {
 /// `judge round-robin`.
 #[derive(Debug, Args)]
 pub struct RoundRobinArgs {
-    /// Players (at least two): `LIB.so`, `saiblo:CMD ARGS...` (also `saiblo-lines:`,
-    /// `saiblo-last:`), or for Reversi `gtp:CMD ARGS...` / `botzone:CMD ARGS...`, each with
-    /// an optional `@KEY=VALUE,...` environment.
+    /// Players (at least two): `LIB.so`, `saiblo:CMD ARGS...` (also `saiblo-uncounted:`,
+    /// `saiblo-lines:`, `saiblo-last:`), or for Reversi `gtp:CMD ARGS...` / `botzone:CMD
+    /// ARGS...`, each with an optional `@KEY=VALUE,...` environment.
     #[arg(required = true, num_args = 2..)]
     pub libs: Vec<PathBuf>,
     #[command(flatten)]
@@ -105,9 +109,9 @@ pub struct RoundRobinArgs {
 /// `judge gauntlet`.
 #[derive(Debug, Args)]
 pub struct GauntletArgs {
-    /// The player under test: `LIB.so` or `saiblo:CMD ARGS...` (also `saiblo-lines:`,
-    /// `saiblo-last:`), or for Reversi `gtp:CMD ARGS...` / `botzone:CMD ARGS...`, with an
-    /// optional `@KEY=VALUE,...` environment.
+    /// The player under test: `LIB.so` or `saiblo:CMD ARGS...` (also `saiblo-uncounted:`,
+    /// `saiblo-lines:`, `saiblo-last:`), or for Reversi `gtp:CMD ARGS...` / `botzone:CMD
+    /// ARGS...`, with an optional `@KEY=VALUE,...` environment.
     pub lib: PathBuf,
     /// Opponents: players, or directories (every *.so, numbered files in numeric order).
     #[arg(long, required = true, num_args = 1..)]

@@ -1,7 +1,8 @@
 //! End-to-end: program players (`saiblo:`) against libraries and each other. The
 //! Saiblo-protocol programs are the Python scripts of `fixtures/saiblo/`, copied into a
 //! temp dir per test so that a scan of `/proc` for that dir finds any process left
-//! behind. Also: usage errors fail before any game.
+//! behind, and `fixtures/saiblo/template.c`, a C program written the way the platform's
+//! template is. Also: usage errors fail before any game.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -92,6 +93,65 @@ fn a_library_and_a_program_play_a_match() {
     assert!(out_dir.join("report.html").exists());
 }
 
+/// `fixtures/saiblo/template.c` compiled into `dir`.
+fn template_program(dir: &Path) -> std::path::PathBuf {
+    let out = dir.join("template");
+    let status = Command::new("cc")
+        .args(["-O1", "-std=c99", "-Wall", "-Werror", "-o"])
+        .arg(&out)
+        .arg(Path::new(FIXTURES).join("saiblo/template.c"))
+        .status()
+        .expect("these tests need a C compiler (cc)");
+    assert!(status.success(), "cc failed on saiblo/template.c");
+    out
+}
+
+#[test]
+fn a_program_written_like_the_platform_template_plays_legally() {
+    // It sends a framed `ok` before reading anything and reads the counted form with
+    // scanf: `saiblo:` must give it what it reads, and take the `ok` silently.
+    let progs = tempfile::tempdir().unwrap();
+    let template = template_program(progs.path());
+    let libs = tempfile::tempdir().unwrap();
+    let run = tempfile::tempdir().unwrap();
+    let out_dir = run.path().join("t");
+    let mut args = strings(&["match"]);
+    args.push(
+        common::fixture(libs.path(), "fast", &[])
+            .display()
+            .to_string(),
+    );
+    args.push(format!("saiblo:{}", template.display()));
+    args.extend(strings(&[
+        "--pairs", "4", "--seed", "7", "--quiet", "--out",
+    ]));
+    args.push(out_dir.display().to_string());
+    let out = judge(&args, progs.path());
+    ok(&out);
+    let g = games(&out_dir);
+    assert_eq!(g.len(), 8);
+    let (mut won, mut lost) = (0, 0);
+    for game in &g {
+        let t = game["termination"].as_str().unwrap();
+        assert!(t == "four" || t == "full", "{game}");
+        match game["loser"].as_str() {
+            Some(side) if game[side] == "template" => lost += 1,
+            Some(_) => won += 1,
+            None => {}
+        }
+    }
+    // Both random movers: it wins some and loses some, always by four in a row.
+    assert!(won > 0 && lost > 0, "won {won}, lost {lost}");
+    let log = std::fs::read_to_string(out_dir.join("logs/template.log")).unwrap();
+    // Its checks of what it was sent (counts, stones, landing cells) all passed.
+    assert!(log.contains("template.c: game on"), "{log}");
+    assert!(
+        log.lines()
+            .all(|l| !l.contains("template.c:") || l.contains("game on")),
+        "{log}"
+    );
+}
+
 #[test]
 fn every_form_plays_legally_and_programs_run_directly() {
     let progs = programs();
@@ -104,12 +164,12 @@ fn every_form_plays_legally_and_programs_run_directly() {
             .display()
             .to_string(),
     );
-    args.push(saiblo("saiblo", progs.path(), "legal.py", "line"));
+    args.push(saiblo("saiblo", progs.path(), "legal.py", "counted"));
     args.push(saiblo("saiblo-lines", progs.path(), "legal.py", "lines"));
     args.push(saiblo("saiblo-last", progs.path(), "legal.py", "last"));
     // Executed directly (shebang), with an environment suffix.
     args.push(format!(
-        "saiblo:{}@PYTHONDONTWRITEBYTECODE=1",
+        "saiblo-uncounted:{} uncounted@PYTHONDONTWRITEBYTECODE=1",
         progs.path().join("legal.py").display()
     ));
     args.extend(strings(&[

@@ -246,7 +246,8 @@ fn scheme_of(text: &str) -> Option<(&str, &str)> {
 impl PlayerSpec {
     /// Parses a player argument:
     /// - an argument naming an existing file is a plain library;
-    /// - `saiblo:CMD ARGS...` (also `saiblo-lines:`, `saiblo-last:`, see [`Form`]),
+    /// - `saiblo:CMD ARGS...` (also `saiblo-uncounted:`, `saiblo-lines:`, `saiblo-last:`,
+    ///   see [`Form`]),
     ///   `gtp:CMD ARGS...` and `botzone:CMD ARGS...` are programs, the command split as a shell would (quotes and backslashes work), with an
     ///   optional environment suffix `@KEY=VALUE[,...]` after the last `@` — only when that
     ///   text parses as assignments; otherwise the `@` belongs to the command;
@@ -565,7 +566,7 @@ mod tests {
             PlayerSpec::Saiblo {
                 command: vec!["python3".into(), "my bot.py".into(), "--fast".into()],
                 env: vec![],
-                form: Form::Line
+                form: Form::Counted
             }
         );
         assert_eq!(s.file(), Path::new("python3"));
@@ -590,6 +591,14 @@ mod tests {
             &s,
             PlayerSpec::Saiblo { command, env, form: Form::Lines }
                 if command[1] == "--mail=me@host" && env.is_empty()
+        ));
+        let s = PlayerSpec::parse(Path::new("saiblo-uncounted:./bot")).unwrap();
+        assert!(matches!(
+            &s,
+            PlayerSpec::Saiblo {
+                form: Form::Uncounted,
+                ..
+            }
         ));
         // The last argument naming a file gives the name.
         let dir = tempfile::tempdir().unwrap();

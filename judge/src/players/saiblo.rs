@@ -6,14 +6,20 @@
 //!   row 0 is the top, as in the course ABI);
 //! - before each of the program's moves the opponent's last move `lastX lastY` (`-1 -1`
 //!   when the program moves first), then, by its [`Form`], `top` (N integers) and the
-//!   board (M x N integers row by row: 0 empty, 1 the opponent, 2 the program).
+//!   board (M x N integers row by row: 0 empty, 1 the opponent, 2 the program), in the
+//!   default form each preceded by its count, as the template the platform generates for
+//!   this game (chengsx21/Connect4's `main.cpp`) reads them.
 //!
 //! The program's side: each answer is a frame, a 4-byte big-endian length (1..=64)
-//! followed by that many bytes of ASCII `x y`. Anything else on its stdout (text outside a
-//! frame, a frame that is not two integers, output written before its move was asked,
-//! a flood of it) loses by `garbage`; stdout closing before an answer loses by `crash`
-//! (the signal, or `early exit` with the exit status); no whole frame within the limit
-//! (the first move's includes the program's start-up) loses by `timeout`.
+//! followed by that many bytes of ASCII `x y`. Its first frame may also be `ok`, the
+//! template's handshake, sent at start-up before reading anything: taken silently at any
+//! time before its first answer, wherever it falls (while the opponent thinks or after
+//! the move was asked). Anything else on its stdout (text outside a frame, a frame that is
+//! not two integers, a second `ok` or one after an answer, other output written before its
+//! move was asked, a flood of it) loses by `garbage`; stdout closing before an answer
+//! loses by `crash` (the signal, or `early exit` with the exit status); no whole frame
+//! within the limit (the first move's includes the program's start-up) loses by
+//! `timeout`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -27,11 +33,21 @@ use crate::games::{Game, Side};
 /// Longest answer frame accepted: `x y` needs a handful of bytes.
 const MAX_FRAME: usize = 64;
 
+/// The template's handshake, a frame of `ok`: accepted as a program's first frame.
+const HELLO: &[u8] = b"\0\0\0\x02ok";
+
+/// How long a frame that has begun like the handshake is given to complete before the move
+/// is asked (the template writes it in one go, so this is slack, not a wait).
+const HELLO_SETTLE: Duration = Duration::from_millis(50);
+
 /// What the platform sends before each move, besides the opponent's last move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Form {
-    /// `lastX lastY top... board...` on one line (the default).
-    Line,
+    /// `lastX lastY N top... MN board...` on one line, each block preceded by its count: what
+    /// the platform's template reads (the default).
+    Counted,
+    /// `lastX lastY top... board...` on one line, without counts.
+    Uncounted,
     /// `lastX lastY`, then `top` on a line, then the board, one line per row.
     Lines,
     /// `lastX lastY` only: the program keeps its own board.
@@ -40,8 +56,9 @@ pub enum Form {
 
 impl Form {
     /// Every form, with the player scheme that selects it.
-    pub const SCHEMES: [(&'static str, Form); 3] = [
-        ("saiblo", Form::Line),
+    pub const SCHEMES: [(&'static str, Form); 4] = [
+        ("saiblo", Form::Counted),
+        ("saiblo-uncounted", Form::Uncounted),
         ("saiblo-lines", Form::Lines),
         ("saiblo-last", Form::Last),
     ];
@@ -49,7 +66,8 @@ impl Form {
     /// The player scheme (the text before `:`) that selects this form.
     pub fn scheme(self) -> &'static str {
         match self {
-            Form::Line => "saiblo",
+            Form::Counted => "saiblo",
+            Form::Uncounted => "saiblo-uncounted",
             Form::Lines => "saiblo-lines",
             Form::Last => "saiblo-last",
         }
@@ -113,7 +131,16 @@ fn move_text(position: &Position, side: Side, form: Form) -> String {
     let board = position.board_for(side);
     match form {
         Form::Last => format!("{} {}\n", last.x, last.y),
-        Form::Line => format!("{} {} {top} {}\n", last.x, last.y, join(board)),
+        // Each count is that of the values sent after it.
+        Form::Counted => format!(
+            "{} {} {} {top} {} {}\n",
+            last.x,
+            last.y,
+            position.top().len(),
+            board.len(),
+            join(board)
+        ),
+        Form::Uncounted => format!("{} {} {top} {}\n", last.x, last.y, join(board)),
         Form::Lines => {
             let mut s = format!("{} {}\n{top}\n", last.x, last.y);
             for row in board.chunks(n.max(1) as usize).take(m as usize) {
@@ -135,6 +162,8 @@ pub struct SaibloPlayer {
     /// The board's line was sent (`start` may be called again for the same game, as
     /// `judge play` does to report a load error early).
     started: bool,
+    /// No frame has been taken from it yet, so a framed `ok` may still come.
+    hello_allowed: bool,
 }
 
 impl SaibloPlayer {
@@ -157,16 +186,55 @@ impl SaibloPlayer {
             form,
             pipes,
             started: false,
+            hello_allowed: true,
         }
     }
 
-    /// Reads until a whole frame is in the inbox, by `deadline`.
+    /// Takes the framed `ok` at the head of the inbox, if it is there and still allowed.
+    fn take_hello(&mut self) -> bool {
+        let there = self.hello_allowed && self.pipes.inbox().starts_with(HELLO);
+        if there {
+            self.pipes.consume(HELLO.len());
+            self.hello_allowed = false;
+        }
+        there
+    }
+
+    /// Before the move is asked: takes a framed `ok` the program wrote since it started
+    /// (reading what is in the pipe without waiting, and up to [`HELLO_SETTLE`] more for
+    /// the rest of a frame that has begun like it). Anything else stays for
+    /// [`Pipes::unasked`] to judge.
+    fn hello_before_asking(&mut self) {
+        let settle = Instant::now() + HELLO_SETTLE;
+        loop {
+            let inbox = self.pipes.inbox();
+            if inbox.len() >= HELLO.len() || !HELLO.starts_with(inbox) {
+                break;
+            }
+            let deadline = if inbox.is_empty() {
+                Instant::now()
+            } else {
+                settle
+            };
+            if self.pipes.read_more(deadline).is_err() {
+                break;
+            }
+        }
+        self.take_hello();
+    }
+
+    /// Reads until a whole frame is in the inbox, by `deadline` (a framed `ok` before the
+    /// first answer taken on the way).
     fn answer(&mut self, deadline: Instant) -> Result<Point, Failure> {
         loop {
+            if self.take_hello() {
+                continue;
+            }
             match parse_frame(self.pipes.inbox()) {
                 Ok(Some((point, size))) => {
                     // Anything after the frame stays for the next move's check.
                     self.pipes.consume(size);
+                    self.hello_allowed = false;
                     return Ok(point);
                 }
                 Ok(None) => {}
@@ -201,6 +269,9 @@ impl Player<Connect4> for SaibloPlayer {
             return Answer::fault(fault.clone());
         }
         let start = Instant::now();
+        if self.hello_allowed {
+            self.hello_before_asking();
+        }
         let reply = match self.pipes.unasked() {
             Some(failure) => Err(failure),
             None => {
@@ -264,7 +335,7 @@ mod tests {
     }
 
     #[test]
-    fn the_three_forms() {
+    fn the_four_forms() {
         let spec = BoardSpec {
             m: 2,
             n: 3,
@@ -273,7 +344,11 @@ mod tests {
         };
         let mut p = Connect4.start(&spec);
         assert_eq!(
-            move_text(&p, Side::First, Form::Line),
+            move_text(&p, Side::First, Form::Counted),
+            "-1 -1 3 2 2 1 6 0 0 0 0 0 0\n"
+        );
+        assert_eq!(
+            move_text(&p, Side::First, Form::Uncounted),
             "-1 -1 2 2 1 0 0 0 0 0 0\n"
         );
         let mv = p.drop_point(0).unwrap();
@@ -284,7 +359,11 @@ mod tests {
             "1 0\n1 2 1\n0 0 0\n1 0 0\n"
         );
         assert_eq!(
-            move_text(&p, Side::First, Form::Line),
+            move_text(&p, Side::First, Form::Counted),
+            "1 0 3 1 2 1 6 0 0 0 2 0 0\n"
+        );
+        assert_eq!(
+            move_text(&p, Side::First, Form::Uncounted),
             "1 0 1 2 1 0 0 0 2 0 0\n"
         );
         for (scheme, form) in Form::SCHEMES {
@@ -292,5 +371,96 @@ mod tests {
             assert_eq!(form.scheme(), scheme);
         }
         assert_eq!(Form::from_scheme("gtp"), None);
+    }
+
+    /// A `sh -c` program as a Saiblo player on a 6x7 board, asked for its first move (it
+    /// moves first, so (5, 0) is legal) after `pause`, then, if it answered, for its second
+    /// after the opponent's drop in column 1; each reply or fault.
+    fn two_moves(script: &str, pause: Duration) -> Vec<Result<Point, Fault>> {
+        let dir = tempfile::tempdir().unwrap();
+        let log = Arc::new(LogSink::open(&dir.path().join("p.log"), 1 << 20).unwrap());
+        let settings = ProcessSettings {
+            exe: std::path::PathBuf::from("/nonexistent"),
+            memory_limit_mb: 0,
+        };
+        let argv: Vec<String> = ["sh", "-c", script].map(String::from).to_vec();
+        let mut player = SaibloPlayer::launch(&settings, &argv, &[], Form::Counted, log);
+        let spec = BoardSpec {
+            m: 6,
+            n: 7,
+            no_x: 0,
+            no_y: 6,
+        };
+        let mut position = Connect4.start(&spec);
+        player.start(&Connect4, &spec, Side::First).unwrap();
+        std::thread::sleep(pause);
+        let limit = Duration::from_secs(5);
+        let mut replies = Vec::new();
+        let first = player.next_move(&Connect4, &position, None, limit).reply;
+        replies.push(first.clone());
+        if let Ok(point) = first {
+            Connect4.play(&mut position, point);
+            let theirs = position.drop_point(1).unwrap();
+            Connect4.play(&mut position, theirs);
+            let second = player.next_move(&Connect4, &position, Some(theirs), limit);
+            replies.push(second.reply);
+        }
+        player.stop();
+        replies
+    }
+
+    const OK: &str = r"\000\000\000\002ok";
+    const FIRST: &str = r"\000\000\000\0035 0";
+    const SECOND: &str = r"\000\000\000\0034 0";
+
+    #[test]
+    fn a_framed_ok_before_the_first_answer_is_taken_silently() {
+        let moves = [Ok(Point { x: 5, y: 0 }), Ok(Point { x: 4, y: 0 })];
+        let pause = Duration::from_millis(300);
+        // At start-up, there before the move is asked (the template's way) or not.
+        let early = format!(
+            "printf '{OK}'; read s; read m; printf '{FIRST}'; read m; printf '{SECOND}'; sleep 5"
+        );
+        assert_eq!(two_moves(&early, pause), moves);
+        assert_eq!(two_moves(&early, Duration::ZERO), moves);
+        // After the move was asked; in the same write as the answer.
+        for hello in [
+            format!("printf '{OK}'; sleep 0.1;"),
+            format!("printf '{OK}';"),
+        ] {
+            let late = format!(
+                "read s; read m; {hello} printf '{FIRST}'; read m; printf '{SECOND}'; sleep 5"
+            );
+            assert_eq!(two_moves(&late, Duration::ZERO), moves);
+        }
+    }
+
+    #[test]
+    fn an_ok_after_an_answer_or_twice_is_garbage() {
+        let garbage = |replies: &[Result<Point, Fault>], what: &str| match replies.last() {
+            Some(Err(Fault::Garbage(text))) => assert!(text.contains(what), "{text}"),
+            other => panic!("{other:?}"),
+        };
+        let pause = Duration::from_millis(300);
+        // Before the second move is asked: unsolicited.
+        let after = format!("read s; read m; printf '{FIRST}'; printf '{OK}'; sleep 5");
+        let replies = two_moves(&after, pause);
+        assert_eq!(replies[0], Ok(Point { x: 5, y: 0 }));
+        garbage(&replies, "unsolicited output: 6 bytes");
+        // Where the second answer is due: not a move.
+        let instead = format!("read s; read m; printf '{FIRST}'; read m; printf '{OK}'; sleep 5");
+        garbage(&two_moves(&instead, Duration::ZERO), "frame \"ok\" is not");
+        // A second `ok`, before the move is asked or where the answer is due.
+        let twice = format!("printf '{OK}{OK}'; read s; read m; printf '{FIRST}'; sleep 5");
+        let replies = two_moves(&twice, pause);
+        assert_eq!(replies.len(), 1);
+        garbage(&replies, "unsolicited output: 6 bytes");
+        let twice = format!("read s; read m; printf '{OK}{OK}{FIRST}'; sleep 5");
+        let replies = two_moves(&twice, Duration::ZERO);
+        assert_eq!(replies.len(), 1);
+        garbage(&replies, "frame \"ok\" is not");
+        // Something else that begins like it.
+        let other = r"printf '\000\000\000\002no'; read s; read m; sleep 5";
+        garbage(&two_moves(other, pause), "unsolicited output: 6 bytes");
     }
 }
