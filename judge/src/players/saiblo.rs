@@ -442,8 +442,9 @@ mod tests {
             other => panic!("{other:?}"),
         };
         let pause = Duration::from_millis(300);
-        // Before the second move is asked: unsolicited.
-        let after = format!("read s; read m; printf '{FIRST}'; printf '{OK}'; sleep 5");
+        // Before the second move is asked: unsolicited. One write, so that it is in the
+        // pipe with the answer before the judge can ask again.
+        let after = format!("read s; read m; printf '{FIRST}{OK}'; sleep 5");
         let replies = two_moves(&after, pause);
         assert_eq!(replies[0], Ok(Point { x: 5, y: 0 }));
         garbage(&replies, "unsolicited output: 6 bytes");
