@@ -414,8 +414,10 @@ mod tests {
         assert!(game.pos.is_legal(mv));
     }
 
-    /// A predictable engine: the first legal move.
-    struct First;
+    /// A predictable engine: the first legal move. It remembers the time each search was
+    /// given.
+    #[derive(Default)]
+    struct First(std::rc::Rc<std::cell::RefCell<Vec<u128>>>);
 
     impl crate::search::Engine for First {
         fn name(&self) -> &'static str {
@@ -425,8 +427,9 @@ mod tests {
         fn choose(
             &mut self,
             pos: &Position,
-            _: crate::search::Limits,
+            limits: crate::search::Limits,
         ) -> crate::search::SearchReport {
+            self.0.borrow_mut().push(limits.time.as_millis());
             crate::search::SearchReport {
                 mv: pos.legal_moves()[0],
                 ms: 0,
@@ -453,7 +456,7 @@ mod tests {
             cell.x, cell.y
         );
         let mut p = Player {
-            engine: Box::new(First),
+            engine: Box::new(First::default()),
             move_ms: 10,
             log: false,
         };
@@ -470,30 +473,12 @@ mod tests {
         assert_eq!(second, pos.legal_moves()[0]);
     }
 
-    /// The first legal move, remembering the time each search was given.
-    struct Timed(std::rc::Rc<std::cell::RefCell<Vec<u128>>>);
-
-    impl crate::search::Engine for Timed {
-        fn name(&self) -> &'static str {
-            "timed"
-        }
-        fn new_game(&mut self) {}
-        fn choose(
-            &mut self,
-            pos: &Position,
-            limits: crate::search::Limits,
-        ) -> crate::search::SearchReport {
-            self.0.borrow_mut().push(limits.time.as_millis());
-            First.choose(pos, limits)
-        }
-    }
-
     /// Runs a bot with a budget of `move_ms` on `input`: its output and the budgets its
     /// searches got.
     fn timed_run(input: &str, move_ms: u64, keep_running: bool) -> (String, Vec<u128>) {
         let budgets = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
         let mut p = Player {
-            engine: Box::new(Timed(budgets.clone())),
+            engine: Box::new(First(budgets.clone())),
             move_ms,
             log: false,
         };
