@@ -158,9 +158,16 @@ pub fn chromium() -> PathBuf {
 
 /// Loads `url` in headless Chromium and returns the DOM after the page's script ran for
 /// `budget_ms` of virtual time (which stands still while the page waits on the network).
+///
+/// Virtual time also stands still while a request hangs, so Chromium runs under
+/// coreutils' `timeout` with a wall-clock limit (three times the budget, at least two
+/// minutes): a page stuck waiting fails the test instead of hanging it.
 pub fn dump_dom(url: &str, budget_ms: u32) -> String {
     let profile = tempfile::tempdir().unwrap();
-    let out = Command::new(chromium())
+    let wall_secs = (u64::from(budget_ms) * 3 / 1000).max(120);
+    let out = Command::new("timeout")
+        .args(["--kill-after=10", &wall_secs.to_string()])
+        .arg(chromium())
         .args([
             "--headless",
             "--no-sandbox",
@@ -179,7 +186,8 @@ pub fn dump_dom(url: &str, budget_ms: u32) -> String {
         .expect("run chromium");
     assert!(
         out.status.success(),
-        "chromium failed: {}",
+        "chromium failed ({}; exit status 124 or a kill: still running after {wall_secs} s): {}",
+        out.status,
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
