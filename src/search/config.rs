@@ -73,6 +73,9 @@ pub struct Techniques {
     /// (searched through other move orders) takes the position's value without a playout
     /// until it catches up (KataGo's MCGS). Without it every iteration ends in a playout.
     pub catch_up: bool,
+    /// Tree search only: playouts answer the previous move with the reply that last won
+    /// from it in this search (last good reply with forgetting, [`super::replies`]).
+    pub last_good_reply: bool,
 }
 
 /// The field of [`Techniques`] a switch name turns on or off.
@@ -95,6 +98,7 @@ impl Techniques {
         early_stop: false,
         graph: false,
         catch_up: true,
+        last_good_reply: false,
     };
 
     /// None at all: the classic profile, which plays random playouts on a fresh tree and
@@ -110,10 +114,11 @@ impl Techniques {
         early_stop: false,
         graph: false,
         catch_up: false,
+        last_good_reply: false,
     };
 
     /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
-    pub const SWITCHES: [(&'static str, Switch); 10] = [
+    pub const SWITCHES: [(&'static str, Switch); 11] = [
         ("tactical-playouts", |t| &mut t.tactical_playouts),
         ("keep-threats", |t| &mut t.keep_threats),
         ("reuse", |t| &mut t.reuse),
@@ -124,6 +129,7 @@ impl Techniques {
         ("early-stop", |t| &mut t.early_stop),
         ("graph", |t| &mut t.graph),
         ("catch-up", |t| &mut t.catch_up),
+        ("last-good-reply", |t| &mut t.last_good_reply),
     ];
 
     /// [`Self::DEFAULT`] with the techniques named in the comma lists `enable` switched on,

@@ -2,6 +2,7 @@
 //! classic profile, and the strong one with tactical playouts off) or with tactics (the
 //! strong profile).
 
+use super::replies::Replies;
 use crate::position::{MAX_SIZE, Position, Side};
 use crate::threats::ThreatPosition;
 use rand::RngCore;
@@ -74,6 +75,30 @@ pub fn tactical_playout<R: RngCore>(
     keep_threats: bool,
     rng: &mut R,
 ) -> Outcome {
+    playout_with::<false, R>(pos, keep_threats, None, rng)
+}
+
+/// [`tactical_playout`] that also plays `replies`' last good reply to the previous move
+/// whenever it is among the candidates, and records every move it plays there.
+#[inline]
+pub fn tactical_playout_with_replies<R: RngCore>(
+    pos: &mut ThreatPosition,
+    keep_threats: bool,
+    replies: &mut Replies,
+    rng: &mut R,
+) -> Outcome {
+    playout_with::<true, R>(pos, keep_threats, Some(replies), rng)
+}
+
+/// The tactical playout, with (`REPLIES`) or without the reply table: one body, so the
+/// default's loop compiles without the table's look-ups.
+#[inline(always)]
+fn playout_with<const REPLIES: bool, R: RngCore>(
+    pos: &mut ThreatPosition,
+    keep_threats: bool,
+    mut replies: Option<&mut Replies>,
+    rng: &mut R,
+) -> Outcome {
     loop {
         let to_move = pos.position().to_move();
         let tactics = pos.tactics();
@@ -100,7 +125,19 @@ pub fn tactical_playout<R: RngCore>(
             let keeping = candidates & !spoils;
             candidates = select_unpredictable(keeping != 0, keeping, candidates);
         }
-        let col = random_bit(candidates, rng);
+        let col = match replies.as_deref_mut() {
+            Some(replies) if REPLIES => {
+                let reply = replies.reply_mask(to_move, replies.last()) & candidates;
+                let col = if reply != 0 {
+                    reply.trailing_zeros() as usize
+                } else {
+                    random_bit(candidates, rng)
+                };
+                replies.record(Replies::cell(pos.position().landing_row(col), col));
+                col
+            }
+            _ => random_bit(candidates, rng),
+        };
         if pos.play_without_key(col) {
             return Outcome::Win(to_move);
         }

@@ -26,7 +26,8 @@
 //!   at a forced move and when the most visited move can no longer be overtaken before the
 //!   deadline.
 
-use super::playout::{Outcome, random_playout, tactical_playout};
+use super::playout::{Outcome, random_playout, tactical_playout, tactical_playout_with_replies};
+use super::replies::Replies;
 use super::threat_sequence::wins_by_threats;
 use super::transpositions::Transpositions;
 use super::tree::{NodeId, NodeKind, ROOT, Tree};
@@ -73,6 +74,7 @@ pub fn search<R: RngCore>(
     } else {
         descend::<false, R>
     };
+    let mut replies = Replies::default();
     let mut iterations = 0u64;
     let start = Instant::now();
     loop {
@@ -83,18 +85,23 @@ pub fn search<R: RngCore>(
         }
         iterations += 1;
         scratch.clone_from(&root_tp);
+        replies.begin();
         let (outcome, depth) = descend(
             tree,
             graph,
             &mut scratch,
             &mut path,
             &mut keys,
+            &mut replies,
             &order,
             excluded_root_moves,
             config,
             &tables,
             rng,
         );
+        if config.techniques.last_good_reply {
+            replies.learn(root.to_move(), outcome);
+        }
         backup(tree, &path[..=depth], root.to_move(), outcome);
         if graph_on {
             backup_positions(graph, &keys[..=depth], root, outcome);
@@ -117,7 +124,8 @@ const REPLY_CHECK_VISITS: u32 = 8;
 /// Walks to a new leaf, a proven node or the end of the game, expanding with tactics; then
 /// finishes with a tactical playout. Returns the outcome and the depth reached on `path`.
 /// With `GRAPH`, children are judged by their positions' shared means and `keys` receives
-/// the key of each position on the path.
+/// the key of each position on the path. With last good replies on, `replies` records every
+/// move of the path and the playout.
 #[allow(clippy::too_many_arguments)] // the search's working set, passed rather than bundled
 #[inline]
 fn descend<const GRAPH: bool, R: RngCore>(
@@ -126,6 +134,7 @@ fn descend<const GRAPH: bool, R: RngCore>(
     scratch: &mut ThreatPosition,
     path: &mut [NodeId; MAX_PATH],
     keys: &mut [u64; MAX_PATH],
+    replies: &mut Replies,
     order: &[u8],
     excluded_root_moves: u16,
     config: &SearchConfig,
@@ -149,7 +158,7 @@ fn descend<const GRAPH: bool, R: RngCore>(
         }
         if n.child_count == 0 {
             if n.visits == 0 && node != ROOT {
-                return (playout(scratch, config, rng), depth);
+                return (playout(scratch, replies, config, rng), depth);
             }
             let tactics = scratch.tactics();
             let is_root = node == ROOT;
@@ -175,7 +184,7 @@ fn descend<const GRAPH: bool, R: RngCore>(
                 return (Outcome::Win(mover), depth);
             }
             if !tree.expand_columns(node, order, candidates) {
-                return (playout(scratch, config, rng), depth);
+                return (playout(scratch, replies, config, rng), depth);
             }
         }
         if config.techniques.reply_sequences && n.visits == REPLY_CHECK_VISITS {
@@ -205,7 +214,11 @@ fn descend<const GRAPH: bool, R: RngCore>(
             };
             return (outcome, depth);
         }
-        let won = scratch.play(tree.node(child).col as usize);
+        let col = tree.node(child).col as usize;
+        if config.techniques.last_good_reply {
+            replies.record(Replies::cell(scratch.position().landing_row(col), col));
+        }
+        let won = scratch.play(col);
         depth += 1;
         path[depth] = child;
         if GRAPH {
@@ -313,11 +326,15 @@ fn backup_positions(graph: &mut Transpositions, keys: &[u64], root: &Position, o
 #[inline(always)]
 fn playout<R: RngCore>(
     scratch: &mut ThreatPosition,
+    replies: &mut Replies,
     config: &SearchConfig,
     rng: &mut R,
 ) -> Outcome {
-    if config.techniques.tactical_playouts {
-        tactical_playout(scratch, config.techniques.keep_threats, rng)
+    let keep_threats = config.techniques.keep_threats;
+    if config.techniques.tactical_playouts && config.techniques.last_good_reply {
+        tactical_playout_with_replies(scratch, keep_threats, replies, rng)
+    } else if config.techniques.tactical_playouts {
+        tactical_playout(scratch, keep_threats, rng)
     } else {
         random_playout(scratch.position_for_playout(), rng)
     }
