@@ -34,12 +34,16 @@
 #                               commit d600866 at GRAVITY4_MOVE_MS=200, same SPRT, seed 3101
 #   scripts/strength.sh fpu     first-play urgency GRAVITY4_FPU=$FPU (default 0.1) vs the
 #                               default at GRAVITY4_MOVE_MS=200, same SPRT, seed 3301
+#   scripts/strength.sh lgr     last good replies with forgetting in the playouts
+#                               (GRAVITY4_ENABLE=last-good-reply) vs the default, this build
+#                               on both sides, at GRAVITY4_MOVE_MS=200, same SPRT, seed 3501
 #   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
 #                               names the run) vs d600866's default at 2000 ms, 100 boards,
 #                               seed FULL_SEED (2201), one game at a time; RESUME=1 continues the run
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh reversi  Reversi: default (strong) vs classic at 5000 ms, 50 paired
-#                               openings, RULE=standard|no-adjacent, seed 2111; RESUME=1
+#                               openings, RULE=standard|no-adjacent, seed REVERSI_SEED
+#                               (2111; the run directory names any other); RESUME=1
 #   scripts/strength.sh reversi-rhino  Reversi: default (or PROFILE, e.g. alphabeta) vs
 #                               gtp-rhino -l RHINO_LEVEL (4) with our budget REVERSI_MOVE_MS
 #                               (1000), 10 pairs, seed 2121
@@ -189,6 +193,12 @@ fpu)
     ab_of_copy "17-fpu-${FPU:-0.1}-$GRAVITY4_MOVE_MS" "$LIB" fpu "GRAVITY4_FPU=${FPU:-0.1}" \
         "GRAVITY4_FPU=none" 200 3301
     ;;
+lgr)
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+    # Issue 17, a hint: LGRF-1 playouts against the default, this build on both sides.
+    ab_of_copy "22-last-good-reply-$GRAVITY4_MOVE_MS" "$LIB" lgr \
+        "GRAVITY4_ENABLE=last-good-reply" "GRAVITY4_PROFILE=strong" 200 3501
+    ;;
 vs-d600866)
     export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
     # Issue 17's measure: this build (with SWITCHES, e.g. GRAVITY4_ENABLE=graph) against the
@@ -231,13 +241,14 @@ reversi)
     cargo build --release -q -p reversi
     mkdir -p "$OUT/libs" && cp target/release/reversi "$OUT/libs/reversi-$rule"
     engine="$OUT/libs/reversi-$rule gtp --rule $rule --move-ms $ms"
-    dir=$OUT/reversi-$rule-$ms
+    seed=${REVERSI_SEED:-2111}
+    dir=$OUT/reversi-$rule-$ms${REVERSI_SEED:+-seed$seed}
     if [ "${RESUME:-0}" = 1 ] && [ -d "$dir" ]; then where=(--resume "$dir"); else
         rm -rf "$dir" && where=(--out "$dir")
     fi
     one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
     "$JUDGE" match --game reversi --rule "$rule" "gtp:$engine@REVERSI_PROFILE=strong" \
-        "gtp:$engine@REVERSI_PROFILE=classic" --pairs "${REVERSI_PAIRS:-50}" --seed 2111 -q \
+        "gtp:$engine@REVERSI_PROFILE=classic" --pairs "${REVERSI_PAIRS:-50}" --seed "$seed" -q \
         "${one[@]}" "${where[@]}"
     ;;
 reversi-rhino)
@@ -258,7 +269,7 @@ reversi-rhino)
         --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
     ;;
 *)
-    echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
+    echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
     exit 2
     ;;
 esac
