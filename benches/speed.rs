@@ -88,9 +88,10 @@ fn positions() -> Vec<(&'static str, Position)> {
 /// (GRAVITY4_ENABLE=reply-sequences) and "strong+table" with the transposition table
 /// (GRAVITY4_ENABLE=transpositions), to show what each costs. "graph" is the strong
 /// profile's Monte-Carlo graph search (GRAVITY4_ENABLE=graph) and "graph-no-catch-up" the
-/// same without the catch-up stop (every iteration ends in a playout); they run only when
-/// asked for with `--profiles`.
-const PROFILES: [&str; 7] = [
+/// same without the catch-up stop (every iteration ends in a playout); "strong+lgr" the
+/// strong profile with last good replies in its playouts (GRAVITY4_ENABLE=last-good-reply).
+/// The last three run only when asked for with `--profiles`.
+const PROFILES: [&str; 8] = [
     "classic",
     "strong",
     "strong-chains",
@@ -98,6 +99,7 @@ const PROFILES: [&str; 7] = [
     "strong+table",
     "graph",
     "graph-no-catch-up",
+    "strong+lgr",
 ];
 
 /// The rows run when `--profiles` does not choose.

@@ -76,7 +76,11 @@ pub struct Techniques {
     /// Tree search only: playouts answer the previous move with the reply that last won
     /// from it in this search (last good reply with forgetting, [`super::replies`]).
     pub last_good_reply: bool,
+    /// Tree search only: last good replies to the last two moves as well, asked before the
+    /// one-move replies (LGRF-2); implies [`Self::last_good_reply`].
+    pub two_move_replies: bool,
 }
+
 
 /// The field of [`Techniques`] a switch name turns on or off.
 pub type Switch = fn(&mut Techniques) -> &mut bool;
@@ -99,6 +103,7 @@ impl Techniques {
         graph: false,
         catch_up: true,
         last_good_reply: false,
+        two_move_replies: false,
     };
 
     /// None at all: the classic profile, which plays random playouts on a fresh tree and
@@ -115,10 +120,11 @@ impl Techniques {
         graph: false,
         catch_up: false,
         last_good_reply: false,
+        two_move_replies: false,
     };
 
     /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
-    pub const SWITCHES: [(&'static str, Switch); 11] = [
+    pub const SWITCHES: [(&'static str, Switch); 12] = [
         ("tactical-playouts", |t| &mut t.tactical_playouts),
         ("keep-threats", |t| &mut t.keep_threats),
         ("reuse", |t| &mut t.reuse),
@@ -130,7 +136,13 @@ impl Techniques {
         ("graph", |t| &mut t.graph),
         ("catch-up", |t| &mut t.catch_up),
         ("last-good-reply", |t| &mut t.last_good_reply),
+        ("last-good-reply-2", |t| &mut t.two_move_replies),
     ];
+
+    /// Whether the playouts use last good replies (one-move or two-move ones).
+    pub fn uses_replies(&self) -> bool {
+        self.last_good_reply || self.two_move_replies
+    }
 
     /// [`Self::DEFAULT`] with the techniques named in the comma lists `enable` switched on,
     /// then those in `disable` switched off; an unknown name is returned as the error.

@@ -8,8 +8,12 @@
 //! whole path (tree and playout) are stored, and the loser's are deleted where the table
 //! still holds them (the forgetting). Ties change nothing.
 //!
-//! The table is per search: its knowledge is about the positions around one root. Off by
-//! default (`GRAVITY4_ENABLE=last-good-reply`); STRENGTH.md has what it measured.
+//! With `two_moves` (LGRF-2) a second table answers the last TWO moves, and is asked first;
+//! the one-move table answers when it has nothing.
+//!
+//! The tables are per search: their knowledge is about the positions around one root. Off
+//! by default (`GRAVITY4_ENABLE=last-good-reply`, `last-good-reply-2`); STRENGTH.md has
+//! what they measured.
 
 use super::playout::Outcome;
 use crate::position::{MAX_SIZE, Side};
@@ -17,36 +21,47 @@ use crate::position::{MAX_SIZE, Side};
 /// A cell as one byte: `row * MAX_SIZE + col`.
 pub type Cell = u8;
 
-/// No previous move (the first move of the path): nothing is looked up or learned for it.
-pub const NO_CELL: Cell = u8::MAX;
+/// No previous move (before the first move of the path).
+pub const NO_CELL: Cell = (MAX_SIZE * MAX_SIZE) as Cell;
 
-/// Cells of the largest board, one past the last being [`NO_CELL`]'s slot in the table.
-const CELLS: usize = 256;
+/// Cells of the largest board and [`NO_CELL`].
+const CELLS: usize = MAX_SIZE * MAX_SIZE + 1;
 
 /// The longest path an iteration can record: every cell of the largest board.
 const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
 
-/// The reply table and the moves of the iteration under way.
+/// The reply tables and the moves of the iteration under way.
 #[derive(Clone)]
 pub struct Replies {
     /// `table[side][cell]`: `col + 1` of `side`'s last good reply to a stone on `cell`, or 0.
     table: [[u8; CELLS]; 2],
-    /// The cells played so far in this iteration, from the root on.
-    moves: [Cell; MAX_MOVES],
+    /// With LGRF-2, `pairs[side][before * CELLS + cell]`: the same for a stone on `cell`
+    /// after one on `before`; empty without.
+    pairs: [Vec<u8>; 2],
+    /// The cells played so far in this iteration, from the root on, after two [`NO_CELL`]s
+    /// (so the last two moves can always be read).
+    moves: [Cell; MAX_MOVES + 2],
     len: usize,
 }
 
 impl Default for Replies {
     fn default() -> Replies {
-        Replies {
-            table: [[0; CELLS]; 2],
-            moves: [NO_CELL; MAX_MOVES],
-            len: 0,
-        }
+        Replies::new(false)
     }
 }
 
 impl Replies {
+    /// Empty tables: one-move replies, and two-move ones too when `two_moves`.
+    pub fn new(two_moves: bool) -> Replies {
+        let pairs = || vec![0; if two_moves { CELLS * CELLS } else { 0 }];
+        Replies {
+            table: [[0; CELLS]; 2],
+            pairs: [pairs(), pairs()],
+            moves: [NO_CELL; MAX_MOVES + 2],
+            len: 2,
+        }
+    }
+
     /// The cell `(row, col)` as a [`Cell`].
     #[inline(always)]
     pub fn cell(row: usize, col: usize) -> Cell {
@@ -56,14 +71,14 @@ impl Replies {
     /// Starts recording a new iteration.
     #[inline(always)]
     pub fn begin(&mut self) {
-        self.len = 0;
+        self.len = 2;
     }
 
     /// Records a stone played on `cell` in this iteration.
     #[inline(always)]
     pub fn record(&mut self, cell: Cell) {
         // A path never holds more moves than the board has cells.
-        if self.len < MAX_MOVES {
+        if self.len < self.moves.len() {
             self.moves[self.len] = cell;
             self.len += 1;
         }
@@ -72,17 +87,18 @@ impl Replies {
     /// The cell of the last move recorded, or [`NO_CELL`].
     #[inline(always)]
     pub fn last(&self) -> Cell {
-        if self.len == 0 {
-            NO_CELL
-        } else {
-            self.moves[self.len - 1]
-        }
+        self.moves[self.len - 1]
     }
 
-    /// `side`'s good reply to a stone on `cell`, as a column mask (0 if none).
+    /// `side`'s good reply to the last move recorded (to the last two first, with LGRF-2),
+    /// as a column mask (0 if none).
     #[inline(always)]
-    pub fn reply_mask(&self, side: Side, cell: Cell) -> u16 {
-        let reply = u32::from(self.table[side as usize][usize::from(cell)]);
+    pub fn reply_mask(&self, side: Side) -> u16 {
+        let (before, last) = (self.moves[self.len - 2], self.moves[self.len - 1]);
+        let mut reply = self.table[side as usize][usize::from(last)];
+        if let Some(&pair) = self.pairs[side as usize].get(pair_index(before, last)) {
+            reply = if pair != 0 { pair } else { reply };
+        }
         // reply 0 (none) shifts to 0; reply c + 1 to bit c.
         ((1u32 << reply) >> 1) as u16
     }
@@ -93,22 +109,37 @@ impl Replies {
         let Outcome::Win(winner) = outcome else {
             return;
         };
-        // Move i (from 1) answers move i - 1; even i are the first mover's.
-        for i in 1..self.len {
-            let prev = self.moves[i - 1];
+        // Move i (from 2, the first recorded) answers move i - 1; even i are the first mover's.
+        for i in 3..self.len {
+            let (before, prev) = (self.moves[i - 2], self.moves[i - 1]);
             let col = self.moves[i] % MAX_SIZE as u8;
             let side = if i % 2 == 0 {
                 first_mover
             } else {
                 first_mover.other()
             };
-            let slot = &mut self.table[side as usize][usize::from(prev)];
-            if side == winner {
-                *slot = col + 1;
-            } else if *slot == col + 1 {
-                *slot = 0;
+            let won = side == winner;
+            forget_or_keep(&mut self.table[side as usize][usize::from(prev)], col, won);
+            if let Some(slot) = self.pairs[side as usize].get_mut(pair_index(before, prev)) {
+                forget_or_keep(slot, col, won);
             }
         }
+    }
+}
+
+/// The index of the move pair `(before, last)` in a two-move table.
+#[inline(always)]
+fn pair_index(before: Cell, last: Cell) -> usize {
+    usize::from(before) * CELLS + usize::from(last)
+}
+
+/// Stores `col` as the reply in `slot` after a win; after a loss, clears it if it holds `col`.
+#[inline(always)]
+fn forget_or_keep(slot: &mut u8, col: u8, won: bool) {
+    if won {
+        *slot = col + 1;
+    } else if *slot == col + 1 {
+        *slot = 0;
     }
 }
 
@@ -129,25 +160,64 @@ mod tests {
         }
         assert_eq!(r.last(), c);
         r.learn(Side::Us, Outcome::Win(Side::Us));
-        assert_eq!(r.reply_mask(Side::Us, b), 1 << 5);
-        assert_eq!(r.reply_mask(Side::Them, a), 0, "the loser learns nothing");
+        // What each side would now answer after `moves`.
+        let answer = |r: &mut Replies, side, moves: &[Cell]| {
+            r.begin();
+            moves.iter().for_each(|&m| r.record(m));
+            r.reply_mask(side)
+        };
+        assert_eq!(answer(&mut r, Side::Us, &[a, b]), 1 << 5);
+        assert_eq!(
+            answer(&mut r, Side::Them, &[a]),
+            0,
+            "the loser learns nothing"
+        );
         // The same answer by Us to b loses next time: it is forgotten.
         r.begin();
         for cell in [a, b, c] {
             r.record(cell);
         }
         r.learn(Side::Us, Outcome::Win(Side::Them));
-        assert_eq!(r.reply_mask(Side::Us, b), 0);
-        assert_eq!(r.reply_mask(Side::Them, a), 1 << 6);
+        assert_eq!(answer(&mut r, Side::Us, &[a, b]), 0);
+        assert_eq!(answer(&mut r, Side::Them, &[a]), 1 << 6);
         // A tie changes nothing.
+        r.begin();
+        for cell in [a, b, c] {
+            r.record(cell);
+        }
         r.learn(Side::Us, Outcome::Tie);
-        assert_eq!(r.reply_mask(Side::Them, a), 1 << 6);
+        assert_eq!(answer(&mut r, Side::Them, &[a]), 1 << 6);
+    }
+
+    #[test]
+    fn two_move_replies_come_first_and_fall_back_to_one_move_replies() {
+        let mut r = Replies::new(true);
+        let [a, b, c, d] =
+            [(11, 5), (11, 6), (10, 5), (11, 4)].map(|(row, col)| Replies::cell(row, col));
+        let play = |r: &mut Replies, moves: &[Cell], winner| {
+            r.begin();
+            moves.iter().for_each(|&m| r.record(m));
+            r.learn(Side::Us, Outcome::Win(winner));
+        };
+        // After a then b, Us answered 5 and won; after d then b, Us answered 4 and won.
+        play(&mut r, &[a, b, c], Side::Us);
+        play(&mut r, &[d, b, Replies::cell(10, 4)], Side::Us);
+        let answer = |r: &mut Replies, moves: &[Cell]| {
+            r.begin();
+            moves.iter().for_each(|&m| r.record(m));
+            r.reply_mask(Side::Us)
+        };
+        assert_eq!(answer(&mut r, &[a, b]), 1 << 5, "the pair's own reply");
+        assert_eq!(answer(&mut r, &[d, b]), 1 << 4);
+        // An unseen pair ending in b falls back to the last reply to b.
+        assert_eq!(answer(&mut r, &[c, b]), 1 << 4);
     }
 
     #[test]
     fn no_previous_move_has_no_reply() {
-        let r = Replies::default();
+        let mut r = Replies::default();
+        r.begin();
         assert_eq!(r.last(), NO_CELL);
-        assert_eq!(r.reply_mask(Side::Us, NO_CELL), 0);
+        assert_eq!(r.reply_mask(Side::Us), 0);
     }
 }

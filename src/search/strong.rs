@@ -74,7 +74,7 @@ pub fn search<R: RngCore>(
     } else {
         descend::<false, R>
     };
-    let mut replies = Replies::default();
+    let mut replies = Replies::new(config.techniques.two_move_replies);
     let mut iterations = 0u64;
     let start = Instant::now();
     loop {
@@ -99,7 +99,7 @@ pub fn search<R: RngCore>(
             &tables,
             rng,
         );
-        if config.techniques.last_good_reply {
+        if config.techniques.uses_replies() {
             replies.learn(root.to_move(), outcome);
         }
         backup(tree, &path[..=depth], root.to_move(), outcome);
@@ -215,7 +215,7 @@ fn descend<const GRAPH: bool, R: RngCore>(
             return (outcome, depth);
         }
         let col = tree.node(child).col as usize;
-        if config.techniques.last_good_reply {
+        if config.techniques.uses_replies() {
             replies.record(Replies::cell(scratch.position().landing_row(col), col));
         }
         let won = scratch.play(col);
@@ -331,7 +331,7 @@ fn playout<R: RngCore>(
     rng: &mut R,
 ) -> Outcome {
     let keep_threats = config.techniques.keep_threats;
-    if config.techniques.tactical_playouts && config.techniques.last_good_reply {
+    if config.techniques.tactical_playouts && config.techniques.uses_replies() {
         tactical_playout_with_replies(scratch, keep_threats, replies, rng)
     } else if config.techniques.tactical_playouts {
         tactical_playout(scratch, keep_threats, rng)
