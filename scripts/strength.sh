@@ -114,171 +114,178 @@ vs_commit() {
     sprt_match "$name" "$ours" "$base" "$4" "$5"
 }
 
-case "${1:-chain}" in
-chain)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-50}
-    ab 1-solver-vs-classic \
-        "GRAVITY4_DISABLE=tactical-playouts,reuse,endgame" "GRAVITY4_PROFILE=classic"
-    ab 2-tactical-playouts \
-        "GRAVITY4_DISABLE=reuse,endgame" "GRAVITY4_DISABLE=tactical-playouts,reuse,endgame"
-    ab 3-reuse "GRAVITY4_DISABLE=endgame" "GRAVITY4_DISABLE=reuse,endgame"
-    ab 4-endgame "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=endgame"
-    ;;
-tune)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-    # The seeds are those of the runs STRENGTH.md reports.
-    ab 5-exploration-0.5 "GRAVITY4_EXPLORATION=0.5,GRAVITY4_DISABLE=transpositions" \
-        "GRAVITY4_EXPLORATION=0.8,GRAVITY4_DISABLE=transpositions" 200 7
-    ab 6-exploration-0.3 "GRAVITY4_EXPLORATION=0.3,GRAVITY4_DISABLE=transpositions" \
-        "GRAVITY4_EXPLORATION=0.5,GRAVITY4_DISABLE=transpositions" 51 13
-    ab 7-transpositions "GRAVITY4_EXPLORATION=0.5,GRAVITY4_ENABLE=transpositions" \
-        "GRAVITY4_EXPLORATION=0.5,GRAVITY4_DISABLE=transpositions" 200 17
-    ;;
-late)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
-    ab 8-keep-threats "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=keep-threats" 200 31
-    ab 9-endgame-40 "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=endgame" 200 37
-    ;;
-sequences)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
-    ab 10-threat-sequences "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=threat-sequences" 200 41
-    ;;
-replies)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
-    # Step 11 (seed 43) checked every child when created; the code now checks at a node's
-    # 8th visit, which is what this measures.
-    ab 13-reply-sequences-8 "GRAVITY4_ENABLE=reply-sequences" "GRAVITY4_PROFILE=strong" 200 53
-    ;;
-replies-long)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-500}
-    # Step 15: the pair of step 11b at a longer budget, where the chains of the lost games
-    # at 2 s might be within reach (seed 61).
-    ab_of_copy "15-reply-sequences-$GRAVITY4_MOVE_MS" "$LIB" replies-long \
-        "GRAVITY4_ENABLE=reply-sequences" "GRAVITY4_PROFILE=strong" 200 61
-    ;;
-bias)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
-    # Step 16: progressive bias (forcing moves +1, moves under one's own threat -1, fading
-    # as 1/visits) against the default (seed 67). It measured level and was removed, so
-    # this builds the commit that had it.
-    with_bias=$(library_at ded8363)
-    ab_of_copy 16-progressive-bias "$with_bias" bias \
-        "GRAVITY4_ENABLE=progressive-bias" "GRAVITY4_PROFILE=strong" 200 67
-    ;;
-early-stop)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
-    # Step 12 (seed 47) ran when the early stop was the default: A DISABLE=early-stop, B the
-    # default. Now the default has no early stop, so the same pair is A default, B ENABLE.
-    ab 12-no-early-stop "GRAVITY4_PROFILE=strong" "GRAVITY4_ENABLE=early-stop" 200 47
-    ;;
-endgame-reach)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-    vs_commit 14-endgame-reach endgame-reach 5b794f6 200 59
-    ;;
-forced)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-    # Step 17: a forced move searches its whole budget, for the subtree tree reuse keeps,
-    # against commit 79736f9, which played it at the first clock check (seed 71).
-    vs_commit 17-forced-moves forced 79736f9 200 71
-    ;;
-graph)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-    # Step 18, a hint: the graph search (GRAVITY4_ENABLE=graph) against the default of
-    # d600866, the library before issue 17's work (seed 3101).
-    ours=$(copy_of "$LIB" graph)
-    base=$(copy_of "$(library_at d600866)" d600866)
-    sprt_match "18-graph-$GRAVITY4_MOVE_MS" "$ours@GRAVITY4_ENABLE=graph" "$base" 200 3101
-    ;;
-fpu)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-    # Issue 17, a hint: first-play urgency GRAVITY4_FPU=$FPU (default 0.1) against the
-    # default (every child tried once first), this build on both sides, seed 3301.
-    ab_of_copy "17-fpu-${FPU:-0.1}-$GRAVITY4_MOVE_MS" "$LIB" fpu "GRAVITY4_FPU=${FPU:-0.1}" \
-        "GRAVITY4_FPU=none" 200 3301
-    ;;
-lgr)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-    # Issue 17, a hint: LGRF-1 playouts against the default, this build on both sides.
-    ab_of_copy "22-last-good-reply-$GRAVITY4_MOVE_MS" "$LIB" lgr \
-        "GRAVITY4_ENABLE=last-good-reply" "GRAVITY4_PROFILE=strong" 200 3501
-    ;;
-lgr2)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-    # Issue 17, a hint: LGRF-2 against LGRF-1, this build on both sides.
-    ab_of_copy "22c-two-move-replies-$GRAVITY4_MOVE_MS" "$LIB" lgr2 \
-        "GRAVITY4_ENABLE=last-good-reply-2" "GRAVITY4_ENABLE=last-good-reply" 200 3502
-    ;;
-vs-d600866)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
-    # Issue 17's measure: this build (with SWITCHES, e.g. GRAVITY4_ENABLE=graph) against the
-    # default of d600866 at the full 2 s, 100 boards (200 games), one game at a time. It takes
-    # hours: RESUME=1 continues the run directory of the same TAG instead of starting over.
-    tag=${TAG:-default} dir=$OUT/full-vs-d600866-${TAG:-default}
-    ours=$(copy_of "$LIB" "$tag") && ours=$ours${SWITCHES:+@$SWITCHES}
-    base=$(copy_of "$(library_at d600866)" d600866)
-    if [ "${RESUME:-0}" = 1 ] && [ -d "$dir" ]; then where=(--resume "$dir"); else
-        rm -rf "$dir" && where=(--out "$dir")
-    fi
-    one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
-    "$JUDGE" match "$ours" "$base" --pairs "${FULL_PAIRS:-100}" --seed "${FULL_SEED:-2201}" -q \
-        "${one[@]}" "${where[@]}"
-    ;;
-full)
-    export GRAVITY4_MOVE_MS=2000
-    rm -rf "$OUT/full-default-vs-classic"
-    "$JUDGE" match "$LIB@GRAVITY4_PROFILE=strong" "$LIB@GRAVITY4_PROFILE=classic" \
-        --pairs "${FULL_PAIRS:-25}" --seed "$SEED" --out "$OUT/full-default-vs-classic" -q \
-        "${CONCURRENCY[@]}"
-    ;;
-ladder)
-    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
-    # LADDER_RUNGS="9 10" plays only those rungs (the run directory names them).
-    vs=(target/ladder) name=ladder-$GRAVITY4_MOVE_MS-seed$SEED
-    if [ -n "${LADDER_RUNGS:-}" ]; then
-        vs=() && for r in $LADDER_RUNGS; do vs+=("target/ladder/$r.so"); done
-        name=$name-rungs-${LADDER_RUNGS// /-}
-    fi
-    rm -rf "$OUT/$name"
-    "$JUDGE" gauntlet "$LIB" --vs "${vs[@]}" --pairs "${LADDER_PAIRS:-2}" --seed "$SEED" \
-        --out "$OUT/$name" -q "${CONCURRENCY[@]}"
-    ;;
-reversi)
-    # Issue 21's measure: Reversi's default engine against the classic one at the course's
-    # 5 s a move (REVERSI_MOVE_MS), 50 paired openings (100 games) under RULE (standard or
-    # no-adjacent), both as GTP engines, one game at a time; RESUME=1 continues the run.
-    rule=${RULE:-standard} ms=${REVERSI_MOVE_MS:-5000}
-    cargo build --release -q -p reversi
-    mkdir -p "$OUT/libs" && cp target/release/reversi "$OUT/libs/reversi-$rule"
-    engine="$OUT/libs/reversi-$rule gtp --rule $rule --move-ms $ms"
-    seed=${REVERSI_SEED:-2111}
-    dir=$OUT/reversi-$rule-$ms${REVERSI_SEED:+-seed$seed}
-    if [ "${RESUME:-0}" = 1 ] && [ -d "$dir" ]; then where=(--resume "$dir"); else
-        rm -rf "$dir" && where=(--out "$dir")
-    fi
-    one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
-    "$JUDGE" match --game reversi --rule "$rule" "gtp:$engine@REVERSI_PROFILE=strong" \
-        "gtp:$engine@REVERSI_PROFILE=classic" --pairs "${REVERSI_PAIRS:-50}" --seed "$seed" -q \
-        "${one[@]}" "${where[@]}"
-    ;;
-reversi-rhino)
-    # Our default Reversi engine against Debian's gtp-rhino (package grhino) at level
-    # RHINO_LEVEL (default 4), standard rules, both over GTP; REVERSI_MOVE_MS (default 1000)
-    # is our budget: set it to gtp-rhino's mean time per move from an earlier run's
-    # report for a match at equal time. The move limit is 30 s: gtp-rhino searches to a
-    # fixed depth and on a loaded machine level 4 sometimes needs more than the default 6 s,
-    # and a game lost on time says nothing about strength.
-    # PROFILE=alphabeta plays that profile instead (its own run directory).
-    ms=${REVERSI_MOVE_MS:-1000} level=${RHINO_LEVEL:-4}
-    cargo build --release -q -p reversi
-    mkdir -p "$OUT/libs" && cp target/release/reversi "$OUT/libs/reversi"
-    dir=$OUT/reversi-rhino-l$level-$ms${PROFILE:+-$PROFILE}
-    rm -rf "$dir"
-    "$JUDGE" match --game reversi "gtp:$OUT/libs/reversi gtp --move-ms $ms${PROFILE:+ --profile $PROFILE}" \
-        "gtp:/usr/games/gtp-rhino -l $level" --pairs "${RHINO_PAIRS:-10}" --seed 2121 -q \
-        --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
-    ;;
-*)
-    echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
-    exit 2
-    ;;
-esac
+# Everything runs inside main, called on the script's last line: bash reads a script as it
+# runs it, so a run of hours would otherwise go on reading this file after its match ends,
+# at a stale offset if the file was edited meanwhile.
+main() {
+    case "${1:-chain}" in
+    chain)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-50}
+        ab 1-solver-vs-classic \
+            "GRAVITY4_DISABLE=tactical-playouts,reuse,endgame" "GRAVITY4_PROFILE=classic"
+        ab 2-tactical-playouts \
+            "GRAVITY4_DISABLE=reuse,endgame" "GRAVITY4_DISABLE=tactical-playouts,reuse,endgame"
+        ab 3-reuse "GRAVITY4_DISABLE=endgame" "GRAVITY4_DISABLE=reuse,endgame"
+        ab 4-endgame "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=endgame"
+        ;;
+    tune)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+        # The seeds are those of the runs STRENGTH.md reports.
+        ab 5-exploration-0.5 "GRAVITY4_EXPLORATION=0.5,GRAVITY4_DISABLE=transpositions" \
+            "GRAVITY4_EXPLORATION=0.8,GRAVITY4_DISABLE=transpositions" 200 7
+        ab 6-exploration-0.3 "GRAVITY4_EXPLORATION=0.3,GRAVITY4_DISABLE=transpositions" \
+            "GRAVITY4_EXPLORATION=0.5,GRAVITY4_DISABLE=transpositions" 51 13
+        ab 7-transpositions "GRAVITY4_EXPLORATION=0.5,GRAVITY4_ENABLE=transpositions" \
+            "GRAVITY4_EXPLORATION=0.5,GRAVITY4_DISABLE=transpositions" 200 17
+        ;;
+    late)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
+        ab 8-keep-threats "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=keep-threats" 200 31
+        ab 9-endgame-40 "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=endgame" 200 37
+        ;;
+    sequences)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
+        ab 10-threat-sequences "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=threat-sequences" 200 41
+        ;;
+    replies)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
+        # Step 11 (seed 43) checked every child when created; the code now checks at a node's
+        # 8th visit, which is what this measures.
+        ab 13-reply-sequences-8 "GRAVITY4_ENABLE=reply-sequences" "GRAVITY4_PROFILE=strong" 200 53
+        ;;
+    replies-long)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-500}
+        # Step 15: the pair of step 11b at a longer budget, where the chains of the lost games
+        # at 2 s might be within reach (seed 61).
+        ab_of_copy "15-reply-sequences-$GRAVITY4_MOVE_MS" "$LIB" replies-long \
+            "GRAVITY4_ENABLE=reply-sequences" "GRAVITY4_PROFILE=strong" 200 61
+        ;;
+    bias)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
+        # Step 16: progressive bias (forcing moves +1, moves under one's own threat -1, fading
+        # as 1/visits) against the default (seed 67). It measured level and was removed, so
+        # this builds the commit that had it.
+        with_bias=$(library_at ded8363)
+        ab_of_copy 16-progressive-bias "$with_bias" bias \
+            "GRAVITY4_ENABLE=progressive-bias" "GRAVITY4_PROFILE=strong" 200 67
+        ;;
+    early-stop)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
+        # Step 12 (seed 47) ran when the early stop was the default: A DISABLE=early-stop, B the
+        # default. Now the default has no early stop, so the same pair is A default, B ENABLE.
+        ab 12-no-early-stop "GRAVITY4_PROFILE=strong" "GRAVITY4_ENABLE=early-stop" 200 47
+        ;;
+    endgame-reach)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+        vs_commit 14-endgame-reach endgame-reach 5b794f6 200 59
+        ;;
+    forced)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+        # Step 17: a forced move searches its whole budget, for the subtree tree reuse keeps,
+        # against commit 79736f9, which played it at the first clock check (seed 71).
+        vs_commit 17-forced-moves forced 79736f9 200 71
+        ;;
+    graph)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+        # Step 18, a hint: the graph search (GRAVITY4_ENABLE=graph) against the default of
+        # d600866, the library before issue 17's work (seed 3101).
+        ours=$(copy_of "$LIB" graph)
+        base=$(copy_of "$(library_at d600866)" d600866)
+        sprt_match "18-graph-$GRAVITY4_MOVE_MS" "$ours@GRAVITY4_ENABLE=graph" "$base" 200 3101
+        ;;
+    fpu)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+        # Issue 17, a hint: first-play urgency GRAVITY4_FPU=$FPU (default 0.1) against the
+        # default (every child tried once first), this build on both sides, seed 3301.
+        ab_of_copy "17-fpu-${FPU:-0.1}-$GRAVITY4_MOVE_MS" "$LIB" fpu "GRAVITY4_FPU=${FPU:-0.1}" \
+            "GRAVITY4_FPU=none" 200 3301
+        ;;
+    lgr)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+        # Issue 17, a hint: LGRF-1 playouts against the default, this build on both sides.
+        ab_of_copy "22-last-good-reply-$GRAVITY4_MOVE_MS" "$LIB" lgr \
+            "GRAVITY4_ENABLE=last-good-reply" "GRAVITY4_PROFILE=strong" 200 3501
+        ;;
+    lgr2)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+        # Issue 17, a hint: LGRF-2 against LGRF-1, this build on both sides.
+        ab_of_copy "22c-two-move-replies-$GRAVITY4_MOVE_MS" "$LIB" lgr2 \
+            "GRAVITY4_ENABLE=last-good-reply-2" "GRAVITY4_ENABLE=last-good-reply" 200 3502
+        ;;
+    vs-d600866)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
+        # Issue 17's measure: this build (with SWITCHES, e.g. GRAVITY4_ENABLE=graph) against the
+        # default of d600866 at the full 2 s, 100 boards (200 games), one game at a time. It takes
+        # hours: RESUME=1 continues the run directory of the same TAG instead of starting over.
+        tag=${TAG:-default} dir=$OUT/full-vs-d600866-${TAG:-default}
+        ours=$(copy_of "$LIB" "$tag") && ours=$ours${SWITCHES:+@$SWITCHES}
+        base=$(copy_of "$(library_at d600866)" d600866)
+        if [ "${RESUME:-0}" = 1 ] && [ -d "$dir" ]; then where=(--resume "$dir"); else
+            rm -rf "$dir" && where=(--out "$dir")
+        fi
+        one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
+        "$JUDGE" match "$ours" "$base" --pairs "${FULL_PAIRS:-100}" --seed "${FULL_SEED:-2201}" -q \
+            "${one[@]}" "${where[@]}"
+        ;;
+    full)
+        export GRAVITY4_MOVE_MS=2000
+        rm -rf "$OUT/full-default-vs-classic"
+        "$JUDGE" match "$LIB@GRAVITY4_PROFILE=strong" "$LIB@GRAVITY4_PROFILE=classic" \
+            --pairs "${FULL_PAIRS:-25}" --seed "$SEED" --out "$OUT/full-default-vs-classic" -q \
+            "${CONCURRENCY[@]}"
+        ;;
+    ladder)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
+        # LADDER_RUNGS="9 10" plays only those rungs (the run directory names them).
+        vs=(target/ladder) name=ladder-$GRAVITY4_MOVE_MS-seed$SEED
+        if [ -n "${LADDER_RUNGS:-}" ]; then
+            vs=() && for r in $LADDER_RUNGS; do vs+=("target/ladder/$r.so"); done
+            name=$name-rungs-${LADDER_RUNGS// /-}
+        fi
+        rm -rf "$OUT/$name"
+        "$JUDGE" gauntlet "$LIB" --vs "${vs[@]}" --pairs "${LADDER_PAIRS:-2}" --seed "$SEED" \
+            --out "$OUT/$name" -q "${CONCURRENCY[@]}"
+        ;;
+    reversi)
+        # Issue 21's measure: Reversi's default engine against the classic one at the course's
+        # 5 s a move (REVERSI_MOVE_MS), 50 paired openings (100 games) under RULE (standard or
+        # no-adjacent), both as GTP engines, one game at a time; RESUME=1 continues the run.
+        rule=${RULE:-standard} ms=${REVERSI_MOVE_MS:-5000}
+        cargo build --release -q -p reversi
+        mkdir -p "$OUT/libs" && cp target/release/reversi "$OUT/libs/reversi-$rule"
+        engine="$OUT/libs/reversi-$rule gtp --rule $rule --move-ms $ms"
+        seed=${REVERSI_SEED:-2111}
+        dir=$OUT/reversi-$rule-$ms${REVERSI_SEED:+-seed$seed}
+        if [ "${RESUME:-0}" = 1 ] && [ -d "$dir" ]; then where=(--resume "$dir"); else
+            rm -rf "$dir" && where=(--out "$dir")
+        fi
+        one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
+        "$JUDGE" match --game reversi --rule "$rule" "gtp:$engine@REVERSI_PROFILE=strong" \
+            "gtp:$engine@REVERSI_PROFILE=classic" --pairs "${REVERSI_PAIRS:-50}" --seed "$seed" -q \
+            "${one[@]}" "${where[@]}"
+        ;;
+    reversi-rhino)
+        # Our default Reversi engine against Debian's gtp-rhino (package grhino) at level
+        # RHINO_LEVEL (default 4), standard rules, both over GTP; REVERSI_MOVE_MS (default 1000)
+        # is our budget: set it to gtp-rhino's mean time per move from an earlier run's
+        # report for a match at equal time. The move limit is 30 s: gtp-rhino searches to a
+        # fixed depth and on a loaded machine level 4 sometimes needs more than the default 6 s,
+        # and a game lost on time says nothing about strength.
+        # PROFILE=alphabeta plays that profile instead (its own run directory).
+        ms=${REVERSI_MOVE_MS:-1000} level=${RHINO_LEVEL:-4}
+        cargo build --release -q -p reversi
+        mkdir -p "$OUT/libs" && cp target/release/reversi "$OUT/libs/reversi"
+        dir=$OUT/reversi-rhino-l$level-$ms${PROFILE:+-$PROFILE}
+        rm -rf "$dir"
+        "$JUDGE" match --game reversi "gtp:$OUT/libs/reversi gtp --move-ms $ms${PROFILE:+ --profile $PROFILE}" \
+            "gtp:/usr/games/gtp-rhino -l $level" --pairs "${RHINO_PAIRS:-10}" --seed 2121 -q \
+            --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
+        ;;
+    *)
+        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
+        exit 2
+        ;;
+    esac
+}
+
+main "$@"; exit
