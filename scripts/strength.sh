@@ -83,7 +83,14 @@ ab() {
 # Copies library $1 to $OUT/libs/$2.so and prints that path: the matches play copies, so
 # a rebuild while they run changes neither side.
 copy_of() {
-    mkdir -p "$OUT/libs" && cp "$1" "$OUT/libs/$2.so" && echo "$OUT/libs/$2.so"
+    replace_file "$1" "$OUT/libs/$2.so" && echo "$OUT/libs/$2.so"
+}
+
+# Copies file $1 to $2 by a rename, never writing into $2 itself: a match still running on
+# the old copy keeps its file (overwriting a library in place that a player has mapped
+# crashed that player with SIGBUS once).
+replace_file() {
+    mkdir -p "$(dirname "$2")" && cp "$1" "$2.tmp.$$" && mv -f "$2.tmp.$$" "$2"
 }
 
 # A/B match between two configurations ($4, $5) of a copy of library $2 named $3.
@@ -252,7 +259,7 @@ main() {
         # no-adjacent), both as GTP engines, one game at a time; RESUME=1 continues the run.
         rule=${RULE:-standard} ms=${REVERSI_MOVE_MS:-5000}
         cargo build --release -q -p reversi
-        mkdir -p "$OUT/libs" && cp target/release/reversi "$OUT/libs/reversi-$rule"
+        replace_file target/release/reversi "$OUT/libs/reversi-$rule"
         engine="$OUT/libs/reversi-$rule gtp --rule $rule --move-ms $ms"
         seed=${REVERSI_SEED:-2111}
         dir=$OUT/reversi-$rule-$ms${REVERSI_SEED:+-seed$seed}
@@ -274,7 +281,7 @@ main() {
         # PROFILE=alphabeta plays that profile instead (its own run directory).
         ms=${REVERSI_MOVE_MS:-1000} level=${RHINO_LEVEL:-4}
         cargo build --release -q -p reversi
-        mkdir -p "$OUT/libs" && cp target/release/reversi "$OUT/libs/reversi"
+        replace_file target/release/reversi "$OUT/libs/reversi"
         dir=$OUT/reversi-rhino-l$level-$ms${PROFILE:+-$PROFILE}
         rm -rf "$dir"
         "$JUDGE" match --game reversi "gtp:$OUT/libs/reversi gtp --move-ms $ms${PROFILE:+ --profile $PROFILE}" \
