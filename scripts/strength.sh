@@ -40,6 +40,9 @@
 #   scripts/strength.sh lgr2    two-move replies as well (GRAVITY4_ENABLE=last-good-reply-2)
 #                               vs one-move replies only, at GRAVITY4_MOVE_MS=200, same
 #                               SPRT, seed 3502
+#   scripts/strength.sh exact   replies as cells (GRAVITY4_ENABLE=last-good-reply,exact-replies)
+#                               vs replies as columns, at GRAVITY4_MOVE_MS=200, same SPRT,
+#                               seed 3503
 #   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
 #                               names the run) vs d600866's default at 2000 ms, 100 boards,
 #                               seed FULL_SEED (2201), one game at a time; RESUME=1 continues the run
@@ -219,6 +222,12 @@ main() {
         ab_of_copy "22c-two-move-replies-$GRAVITY4_MOVE_MS" "$LIB" lgr2 \
             "GRAVITY4_ENABLE=last-good-reply-2" "GRAVITY4_ENABLE=last-good-reply" 200 3502
         ;;
+    exact)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+        # Issue 17, a hint: LGRF-1 with cell replies against column replies.
+        ab_of_copy "22d-exact-replies-$GRAVITY4_MOVE_MS" "$LIB" exact \
+            "GRAVITY4_ENABLE=last-good-reply,exact-replies" "GRAVITY4_ENABLE=last-good-reply" 200 3503
+        ;;
     vs-d600866)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
         # Issue 17's measure: this build (with SWITCHES, e.g. GRAVITY4_ENABLE=graph) against the
@@ -289,7 +298,7 @@ main() {
             --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
         ;;
     *)
-        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
+        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
         exit 2
         ;;
     esac

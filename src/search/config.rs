@@ -79,8 +79,10 @@ pub struct Techniques {
     /// Tree search only: last good replies to the last two moves as well, asked before the
     /// one-move replies (LGRF-2); implies [`Self::last_good_reply`].
     pub two_move_replies: bool,
+    /// With last good replies: a reply is a cell, played only where its column's next
+    /// stone lands on it, rather than a column.
+    pub exact_replies: bool,
 }
-
 
 /// The field of [`Techniques`] a switch name turns on or off.
 pub type Switch = fn(&mut Techniques) -> &mut bool;
@@ -104,6 +106,7 @@ impl Techniques {
         catch_up: true,
         last_good_reply: false,
         two_move_replies: false,
+        exact_replies: false,
     };
 
     /// None at all: the classic profile, which plays random playouts on a fresh tree and
@@ -121,10 +124,11 @@ impl Techniques {
         catch_up: false,
         last_good_reply: false,
         two_move_replies: false,
+        exact_replies: false,
     };
 
     /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
-    pub const SWITCHES: [(&'static str, Switch); 12] = [
+    pub const SWITCHES: [(&'static str, Switch); 13] = [
         ("tactical-playouts", |t| &mut t.tactical_playouts),
         ("keep-threats", |t| &mut t.keep_threats),
         ("reuse", |t| &mut t.reuse),
@@ -137,6 +141,7 @@ impl Techniques {
         ("catch-up", |t| &mut t.catch_up),
         ("last-good-reply", |t| &mut t.last_good_reply),
         ("last-good-reply-2", |t| &mut t.two_move_replies),
+        ("exact-replies", |t| &mut t.exact_replies),
     ];
 
     /// Whether the playouts use last good replies (one-move or two-move ones).

@@ -127,7 +127,7 @@ fn playout_with<const REPLIES: bool, R: RngCore>(
         }
         let col = match replies.as_deref_mut() {
             Some(replies) if REPLIES => {
-                let reply = replies.reply_mask(to_move) & candidates;
+                let reply = replies.reply_mask(to_move, pos.position()) & candidates;
                 let col = if reply != 0 {
                     reply.trailing_zeros() as usize
                 } else {

@@ -11,12 +11,16 @@
 //! With `two_moves` (LGRF-2) a second table answers the last TWO moves, and is asked first;
 //! the one-move table answers when it has nothing.
 //!
+//! With `exact`, a reply is a cell rather than a column: it is played only when its column's
+//! next stone lands on that very cell (a column answered at another height is another move
+//! in Connect-4: other lines, other threats).
+//!
 //! The tables are per search: their knowledge is about the positions around one root. Off
 //! by default (`GRAVITY4_ENABLE=last-good-reply`, `last-good-reply-2`); STRENGTH.md has
 //! what they measured.
 
 use super::playout::Outcome;
-use crate::position::{MAX_SIZE, Side};
+use crate::position::{MAX_SIZE, Position, Side};
 
 /// A cell as one byte: `row * MAX_SIZE + col`.
 pub type Cell = u8;
@@ -33,7 +37,8 @@ const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
 /// The reply tables and the moves of the iteration under way.
 #[derive(Clone)]
 pub struct Replies {
-    /// `table[side][cell]`: `col + 1` of `side`'s last good reply to a stone on `cell`, or 0.
+    /// `table[side][cell]`: `side`'s last good reply to a stone on `cell` plus one, or 0: its
+    /// column, or with `exact` its cell.
     table: [[u8; CELLS]; 2],
     /// With LGRF-2, `pairs[side][before * CELLS + cell]`: the same for a stone on `cell`
     /// after one on `before`; empty without.
@@ -42,23 +47,27 @@ pub struct Replies {
     /// (so the last two moves can always be read).
     moves: [Cell; MAX_MOVES + 2],
     len: usize,
+    /// Replies are cells, not columns.
+    exact: bool,
 }
 
 impl Default for Replies {
     fn default() -> Replies {
-        Replies::new(false)
+        Replies::new(false, false)
     }
 }
 
 impl Replies {
-    /// Empty tables: one-move replies, and two-move ones too when `two_moves`.
-    pub fn new(two_moves: bool) -> Replies {
+    /// Empty tables: one-move replies, and two-move ones too when `two_moves`; replies are
+    /// cells when `exact`, else columns.
+    pub fn new(two_moves: bool, exact: bool) -> Replies {
         let pairs = || vec![0; if two_moves { CELLS * CELLS } else { 0 }];
         Replies {
             table: [[0; CELLS]; 2],
             pairs: [pairs(), pairs()],
             moves: [NO_CELL; MAX_MOVES + 2],
             len: 2,
+            exact,
         }
     }
 
@@ -90,14 +99,23 @@ impl Replies {
         self.moves[self.len - 1]
     }
 
-    /// `side`'s good reply to the last move recorded (to the last two first, with LGRF-2),
-    /// as a column mask (0 if none).
+    /// `side`'s good reply in `pos` to the last move recorded (to the last two first, with
+    /// LGRF-2), as a column mask (0 if none, or with `exact` if the column's next stone
+    /// would not land on the reply's cell).
     #[inline(always)]
-    pub fn reply_mask(&self, side: Side) -> u16 {
+    pub fn reply_mask(&self, side: Side, pos: &Position) -> u16 {
         let (before, last) = (self.moves[self.len - 2], self.moves[self.len - 1]);
         let mut reply = self.table[side as usize][usize::from(last)];
         if let Some(&pair) = self.pairs[side as usize].get(pair_index(before, last)) {
             reply = if pair != 0 { pair } else { reply };
+        }
+        if self.exact {
+            let Some(cell) = reply.checked_sub(1) else {
+                return 0;
+            };
+            let (row, col) = (usize::from(cell) / MAX_SIZE, usize::from(cell) % MAX_SIZE);
+            // `top` is the landing row plus one (0 when full).
+            return u16::from(pos.top(col) == row + 1) << col;
         }
         // reply 0 (none) shifts to 0; reply c + 1 to bit c.
         ((1u32 << reply) >> 1) as u16
@@ -112,7 +130,11 @@ impl Replies {
         // Move i (from 2, the first recorded) answers move i - 1; even i are the first mover's.
         for i in 3..self.len {
             let (before, prev) = (self.moves[i - 2], self.moves[i - 1]);
-            let col = self.moves[i] % MAX_SIZE as u8;
+            let col = if self.exact {
+                self.moves[i]
+            } else {
+                self.moves[i] % MAX_SIZE as u8
+            };
             let side = if i % 2 == 0 {
                 first_mover
             } else {
@@ -133,7 +155,8 @@ fn pair_index(before: Cell, last: Cell) -> usize {
     usize::from(before) * CELLS + usize::from(last)
 }
 
-/// Stores `col` as the reply in `slot` after a win; after a loss, clears it if it holds `col`.
+/// Stores `col` (a column, or a cell) as the reply in `slot` after a win; after a loss,
+/// clears it if it holds `col`.
 #[inline(always)]
 fn forget_or_keep(slot: &mut u8, col: u8, won: bool) {
     if won {
@@ -146,6 +169,36 @@ fn forget_or_keep(slot: &mut u8, col: u8, won: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An empty 12x12 board (blocked cell in the top left corner).
+    fn empty() -> Position {
+        Position::new(12, 12, 0, 0).unwrap()
+    }
+
+    #[test]
+    fn exact_replies_are_played_only_on_their_own_cell() {
+        let mut r = Replies::new(false, true);
+        let (a, reply) = (Replies::cell(11, 5), Replies::cell(11, 6));
+        r.begin();
+        for cell in [Replies::cell(11, 0), a, reply] {
+            r.record(cell);
+        }
+        r.learn(Side::Us, Outcome::Win(Side::Us));
+        r.begin();
+        r.record(a);
+        let mut pos = empty();
+        assert_eq!(
+            r.reply_mask(Side::Us, &pos),
+            1 << 6,
+            "column 6 lands on (11, 6)"
+        );
+        pos.play(6);
+        assert_eq!(
+            r.reply_mask(Side::Us, &pos),
+            0,
+            "column 6 now lands on (10, 6)"
+        );
+    }
 
     #[test]
     fn the_winner_s_replies_are_kept_and_the_loser_s_forgotten() {
@@ -164,7 +217,7 @@ mod tests {
         let answer = |r: &mut Replies, side, moves: &[Cell]| {
             r.begin();
             moves.iter().for_each(|&m| r.record(m));
-            r.reply_mask(side)
+            r.reply_mask(side, &empty())
         };
         assert_eq!(answer(&mut r, Side::Us, &[a, b]), 1 << 5);
         assert_eq!(
@@ -191,7 +244,7 @@ mod tests {
 
     #[test]
     fn two_move_replies_come_first_and_fall_back_to_one_move_replies() {
-        let mut r = Replies::new(true);
+        let mut r = Replies::new(true, false);
         let [a, b, c, d] =
             [(11, 5), (11, 6), (10, 5), (11, 4)].map(|(row, col)| Replies::cell(row, col));
         let play = |r: &mut Replies, moves: &[Cell], winner| {
@@ -205,7 +258,7 @@ mod tests {
         let answer = |r: &mut Replies, moves: &[Cell]| {
             r.begin();
             moves.iter().for_each(|&m| r.record(m));
-            r.reply_mask(Side::Us)
+            r.reply_mask(Side::Us, &empty())
         };
         assert_eq!(answer(&mut r, &[a, b]), 1 << 5, "the pair's own reply");
         assert_eq!(answer(&mut r, &[d, b]), 1 << 4);
@@ -218,6 +271,6 @@ mod tests {
         let mut r = Replies::default();
         r.begin();
         assert_eq!(r.last(), NO_CELL);
-        assert_eq!(r.reply_mask(Side::Us), 0);
+        assert_eq!(r.reply_mask(Side::Us, &empty()), 0);
     }
 }

@@ -74,7 +74,8 @@ pub fn search<R: RngCore>(
     } else {
         descend::<false, R>
     };
-    let mut replies = Replies::new(config.techniques.two_move_replies);
+    let techniques = &config.techniques;
+    let mut replies = Replies::new(techniques.two_move_replies, techniques.exact_replies);
     let mut iterations = 0u64;
     let start = Instant::now();
     loop {
