@@ -43,6 +43,9 @@
 #   scripts/strength.sh exact   replies as cells (GRAVITY4_ENABLE=last-good-reply,exact-replies)
 #                               vs replies as columns, at GRAVITY4_MOVE_MS=200, same SPRT,
 #                               seed 3503
+#   scripts/strength.sh graph-lgr  the graph search without catch-up, with last good replies,
+#                               vs the tree search with them, at GRAVITY4_MOVE_MS=200, same
+#                               SPRT, seed 3504
 #   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
 #                               names the run) vs d600866's default at 2000 ms, 100 boards,
 #                               seed FULL_SEED (2201), one game at a time; RESUME=1 continues the run
@@ -228,6 +231,13 @@ main() {
         ab_of_copy "22d-exact-replies-$GRAVITY4_MOVE_MS" "$LIB" exact \
             "GRAVITY4_ENABLE=last-good-reply,exact-replies" "GRAVITY4_ENABLE=last-good-reply" 200 3503
         ;;
+    graph-lgr)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+        # Issue 17, a hint: do the graph's shared statistics add to last good replies?
+        ab_of_copy "22e-graph-lgr-$GRAVITY4_MOVE_MS" "$LIB" graph-lgr \
+            "GRAVITY4_ENABLE=graph,last-good-reply,GRAVITY4_DISABLE=catch-up" \
+            "GRAVITY4_ENABLE=last-good-reply" 200 3504
+        ;;
     vs-d600866)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
         # Issue 17's measure: this build (with SWITCHES, e.g. GRAVITY4_ENABLE=graph) against the
@@ -298,7 +308,7 @@ main() {
             --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
         ;;
     *)
-        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
+        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
         exit 2
         ;;
     esac

@@ -73,11 +73,11 @@ pub struct Techniques {
     /// (searched through other move orders) takes the position's value without a playout
     /// until it catches up (KataGo's MCGS). Without it every iteration ends in a playout.
     pub catch_up: bool,
-    /// Tree search only: playouts answer the previous move with the reply that last won
-    /// from it in this search (last good reply with forgetting, [`super::replies`]).
+    /// Playouts answer the previous move with the reply that last won from it in this
+    /// search (last good reply with forgetting, [`super::replies`]); tree and graph search.
     pub last_good_reply: bool,
-    /// Tree search only: last good replies to the last two moves as well, asked before the
-    /// one-move replies (LGRF-2); implies [`Self::last_good_reply`].
+    /// Last good replies to the last two moves as well, asked before the one-move replies
+    /// (LGRF-2); implies [`Self::last_good_reply`].
     pub two_move_replies: bool,
     /// With last good replies: a reply is a cell, played only where its column's next
     /// stone lands on it, rather than a column.

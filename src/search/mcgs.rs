@@ -18,7 +18,8 @@
 //! move sequences).
 
 use super::graph::{Graph, GraphId, NIL};
-use super::playout::{random_playout, tactical_playout};
+use super::playout::{random_playout, tactical_playout, tactical_playout_with_replies};
+use super::replies::Replies;
 use super::threat_sequence::wins_by_threats;
 use super::tree::NodeKind;
 use super::ucb::{MAX_PATH, UcbTables, first_play_urgency, take_untried};
@@ -75,6 +76,8 @@ pub fn search<R: RngCore>(
     let tables = UcbTables::new();
     let mut scratch = root_tp.clone();
     let mut path = [(0 as GraphId, 0u32); MAX_PATH];
+    let techniques = &config.techniques;
+    let mut replies = Replies::new(techniques.two_move_replies, techniques.exact_replies);
     let mut iterations = 0u64;
     let start = Instant::now();
     loop {
@@ -85,11 +88,13 @@ pub fn search<R: RngCore>(
         }
         iterations += 1;
         scratch.clone_from(&root_tp);
+        replies.begin(root.to_move());
         let (leaf, last, depth) = descend(
             graph,
             root_id,
             &mut scratch,
             &mut path,
+            &mut replies,
             &order,
             config,
             &tables,
@@ -144,6 +149,7 @@ fn descend<R: RngCore>(
     root: GraphId,
     scratch: &mut ThreatPosition,
     path: &mut [(GraphId, u32); MAX_PATH],
+    replies: &mut Replies,
     order: &[u8],
     config: &SearchConfig,
     tables: &UcbTables,
@@ -159,7 +165,7 @@ fn descend<R: RngCore>(
         if n.edge_count == 0 {
             if n.visits == 0 && node != root {
                 return (
-                    Leaf::Playout(playout_for_mover(scratch, config, rng)),
+                    Leaf::Playout(playout_for_mover(scratch, replies, config, rng)),
                     node,
                     depth,
                 );
@@ -190,7 +196,7 @@ fn descend<R: RngCore>(
             }
             if !graph.expand(node, &cols[..len]) {
                 return (
-                    Leaf::Playout(playout_for_mover(scratch, config, rng)),
+                    Leaf::Playout(playout_for_mover(scratch, replies, config, rng)),
                     node,
                     depth,
                 );
@@ -201,7 +207,11 @@ fn descend<R: RngCore>(
         depth += 1;
         let edge = *graph.edge(e);
         let mover = scratch.position().to_move();
-        let won = scratch.play(edge.col as usize);
+        let col = edge.col as usize;
+        if config.techniques.uses_replies() {
+            replies.record(Replies::cell(scratch.position().landing_row(col), col));
+        }
+        let won = scratch.play(col);
         let full = !won && scratch.position().empty_cells() == 0;
         let mut child = edge.child;
         if child == NIL {
@@ -218,7 +228,7 @@ fn descend<R: RngCore>(
                 graph.edge_mut(e).kind = NodeKind::Tie;
                 0.5
             } else {
-                playout_for_mover(scratch, config, rng)
+                playout_for_mover(scratch, replies, config, rng)
             };
             return (Leaf::EdgeOnly(result), NIL, depth);
         }
@@ -235,16 +245,23 @@ fn descend<R: RngCore>(
 }
 
 /// Finishes the game from `scratch` and scores it for the player who made the last move
-/// (win 1, tie 0.5, loss 0).
+/// (win 1, tie 0.5, loss 0). With last good replies, the playout uses and then learns
+/// from `replies` (which holds the iteration's path so far).
 #[inline(always)]
 fn playout_for_mover<R: RngCore>(
     scratch: &mut ThreatPosition,
+    replies: &mut Replies,
     config: &SearchConfig,
     rng: &mut R,
 ) -> f64 {
     let mover = scratch.position().to_move().other();
-    let outcome = if config.techniques.tactical_playouts {
-        tactical_playout(scratch, config.techniques.keep_threats, rng)
+    let keep_threats = config.techniques.keep_threats;
+    let outcome = if config.techniques.tactical_playouts && config.techniques.uses_replies() {
+        let outcome = tactical_playout_with_replies(scratch, keep_threats, replies, rng);
+        replies.learn(outcome);
+        outcome
+    } else if config.techniques.tactical_playouts {
+        tactical_playout(scratch, keep_threats, rng)
     } else {
         random_playout(scratch.position_for_playout(), rng)
     };
@@ -388,6 +405,7 @@ fn choose(graph: &Graph, root: GraphId) -> Option<(usize, f64)> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Techniques;
     use super::super::testing::after;
     use super::*;
     use rand::SeedableRng;
@@ -415,6 +433,35 @@ mod tests {
         )
         .unwrap();
         (r, graph)
+    }
+
+    /// With every kind of last good replies the search still proves a win in three (an
+    /// open three on the bottom row), which only playouts and proofs that stay correct find.
+    #[test]
+    fn last_good_replies_keep_the_search_correct() {
+        let pos = after(&[2, 2, 3, 3]);
+        for switches in [
+            "last-good-reply",
+            "last-good-reply-2",
+            "last-good-reply,exact-replies",
+        ] {
+            let mut config = SearchConfig::strong();
+            config.techniques = Techniques::parse(switches, "").unwrap();
+            config.techniques.graph = true;
+            let mut graph = Graph::default();
+            let mut rng = SmallRng::seed_from_u64(5);
+            let r = search(
+                &pos,
+                0,
+                &mut graph,
+                &config,
+                &limits(200_000, 64 << 20),
+                &mut rng,
+            )
+            .unwrap();
+            assert_eq!(r.proof, NodeKind::Win, "{switches}");
+            assert!(r.col == 1 || r.col == 4, "{switches}: {r:?}");
+        }
     }
 
     #[test]

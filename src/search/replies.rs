@@ -47,6 +47,8 @@ pub struct Replies {
     /// (so the last two moves can always be read).
     moves: [Cell; MAX_MOVES + 2],
     len: usize,
+    /// The side that makes the first move recorded in this iteration.
+    first_mover: Side,
     /// Replies are cells, not columns.
     exact: bool,
 }
@@ -67,6 +69,7 @@ impl Replies {
             pairs: [pairs(), pairs()],
             moves: [NO_CELL; MAX_MOVES + 2],
             len: 2,
+            first_mover: Side::Us,
             exact,
         }
     }
@@ -77,10 +80,11 @@ impl Replies {
         (row * MAX_SIZE + col) as Cell
     }
 
-    /// Starts recording a new iteration.
+    /// Starts recording a new iteration, whose first move `first_mover` makes.
     #[inline(always)]
-    pub fn begin(&mut self) {
+    pub fn begin(&mut self, first_mover: Side) {
         self.len = 2;
+        self.first_mover = first_mover;
     }
 
     /// Records a stone played on `cell` in this iteration.
@@ -121,9 +125,10 @@ impl Replies {
         ((1u32 << reply) >> 1) as u16
     }
 
-    /// Learns from the iteration just finished, whose first recorded move was made by
-    /// `first_mover`: the winner's replies are stored, the loser's forgotten.
-    pub fn learn(&mut self, first_mover: Side, outcome: Outcome) {
+    /// Learns from the iteration just finished: the winner's replies are stored, the
+    /// loser's forgotten.
+    pub fn learn(&mut self, outcome: Outcome) {
+        let first_mover = self.first_mover;
         let Outcome::Win(winner) = outcome else {
             return;
         };
@@ -179,12 +184,12 @@ mod tests {
     fn exact_replies_are_played_only_on_their_own_cell() {
         let mut r = Replies::new(false, true);
         let (a, reply) = (Replies::cell(11, 5), Replies::cell(11, 6));
-        r.begin();
+        r.begin(Side::Us);
         for cell in [Replies::cell(11, 0), a, reply] {
             r.record(cell);
         }
-        r.learn(Side::Us, Outcome::Win(Side::Us));
-        r.begin();
+        r.learn(Outcome::Win(Side::Us));
+        r.begin(Side::Us);
         r.record(a);
         let mut pos = empty();
         assert_eq!(
@@ -207,15 +212,15 @@ mod tests {
         let b = Replies::cell(11, 6);
         let c = Replies::cell(10, 5);
         // Us plays a, Them answers b (column 6), Us answers c (column 5); Us wins.
-        r.begin();
+        r.begin(Side::Us);
         for cell in [a, b, c] {
             r.record(cell);
         }
         assert_eq!(r.last(), c);
-        r.learn(Side::Us, Outcome::Win(Side::Us));
+        r.learn(Outcome::Win(Side::Us));
         // What each side would now answer after `moves`.
         let answer = |r: &mut Replies, side, moves: &[Cell]| {
-            r.begin();
+            r.begin(Side::Us);
             moves.iter().for_each(|&m| r.record(m));
             r.reply_mask(side, &empty())
         };
@@ -226,19 +231,19 @@ mod tests {
             "the loser learns nothing"
         );
         // The same answer by Us to b loses next time: it is forgotten.
-        r.begin();
+        r.begin(Side::Us);
         for cell in [a, b, c] {
             r.record(cell);
         }
-        r.learn(Side::Us, Outcome::Win(Side::Them));
+        r.learn(Outcome::Win(Side::Them));
         assert_eq!(answer(&mut r, Side::Us, &[a, b]), 0);
         assert_eq!(answer(&mut r, Side::Them, &[a]), 1 << 6);
         // A tie changes nothing.
-        r.begin();
+        r.begin(Side::Us);
         for cell in [a, b, c] {
             r.record(cell);
         }
-        r.learn(Side::Us, Outcome::Tie);
+        r.learn(Outcome::Tie);
         assert_eq!(answer(&mut r, Side::Them, &[a]), 1 << 6);
     }
 
@@ -248,15 +253,15 @@ mod tests {
         let [a, b, c, d] =
             [(11, 5), (11, 6), (10, 5), (11, 4)].map(|(row, col)| Replies::cell(row, col));
         let play = |r: &mut Replies, moves: &[Cell], winner| {
-            r.begin();
+            r.begin(Side::Us);
             moves.iter().for_each(|&m| r.record(m));
-            r.learn(Side::Us, Outcome::Win(winner));
+            r.learn(Outcome::Win(winner));
         };
         // After a then b, Us answered 5 and won; after d then b, Us answered 4 and won.
         play(&mut r, &[a, b, c], Side::Us);
         play(&mut r, &[d, b, Replies::cell(10, 4)], Side::Us);
         let answer = |r: &mut Replies, moves: &[Cell]| {
-            r.begin();
+            r.begin(Side::Us);
             moves.iter().for_each(|&m| r.record(m));
             r.reply_mask(Side::Us, &empty())
         };
@@ -269,7 +274,7 @@ mod tests {
     #[test]
     fn no_previous_move_has_no_reply() {
         let mut r = Replies::default();
-        r.begin();
+        r.begin(Side::Us);
         assert_eq!(r.last(), NO_CELL);
         assert_eq!(r.reply_mask(Side::Us, &empty()), 0);
     }

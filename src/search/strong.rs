@@ -86,7 +86,7 @@ pub fn search<R: RngCore>(
         }
         iterations += 1;
         scratch.clone_from(&root_tp);
-        replies.begin();
+        replies.begin(root.to_move());
         let (outcome, depth) = descend(
             tree,
             graph,
@@ -101,7 +101,7 @@ pub fn search<R: RngCore>(
             rng,
         );
         if config.techniques.uses_replies() {
-            replies.learn(root.to_move(), outcome);
+            replies.learn(outcome);
         }
         backup(tree, &path[..=depth], root.to_move(), outcome);
         if graph_on {
@@ -549,6 +549,39 @@ mod tests {
         let pos = after(&[6, 2, 6, 3, 0, 4]);
         let report = run(&pos, 5000);
         assert_eq!(report.proof, NodeKind::Loss, "{pos:?}");
+    }
+
+    /// With every kind of last good replies the tree search still proves the win in three.
+    #[test]
+    fn last_good_replies_keep_the_search_correct() {
+        let pos = after(&[2, 2, 3, 3]);
+        for switches in [
+            "last-good-reply",
+            "last-good-reply-2",
+            "last-good-reply,exact-replies",
+        ] {
+            let mut config = SearchConfig::strong();
+            config.techniques = super::super::Techniques::parse(switches, "").unwrap();
+            let report = testing::run_fixed(
+                |pos, tree, config, limits, rng| {
+                    search(
+                        pos,
+                        0,
+                        tree,
+                        &mut Transpositions::default(),
+                        config,
+                        limits,
+                        rng,
+                    )
+                },
+                &config,
+                &pos,
+                200_000,
+                5,
+            );
+            assert_eq!(report.proof, NodeKind::Win, "{switches}");
+            assert!(report.col == 1 || report.col == 4, "{switches}: {report:?}");
+        }
     }
 
     #[test]
