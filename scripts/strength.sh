@@ -46,6 +46,9 @@
 #   scripts/strength.sh graph-lgr  the graph search without catch-up, with last good replies,
 #                               vs the tree search with them, at GRAVITY4_MOVE_MS=200, same
 #                               SPRT, seed 3504
+#   scripts/strength.sh mast    move averages on top of last good replies
+#                               (GRAVITY4_ENABLE=last-good-reply,mast) vs the replies alone,
+#                               at GRAVITY4_MOVE_MS=200, same SPRT, seed 3505
 #   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
 #                               names the run) vs d600866's default at 2000 ms, 100 boards,
 #                               seed FULL_SEED (2201), one game at a time; RESUME=1 continues the run
@@ -238,6 +241,12 @@ main() {
             "GRAVITY4_ENABLE=graph,last-good-reply,GRAVITY4_DISABLE=catch-up" \
             "GRAVITY4_ENABLE=last-good-reply" 200 3504
         ;;
+    mast)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+        # Issue 17, a hint: do move averages add to last good replies?
+        ab_of_copy "22f-mast-$GRAVITY4_MOVE_MS" "$LIB" mast \
+            "GRAVITY4_ENABLE=last-good-reply,mast" "GRAVITY4_ENABLE=last-good-reply" 200 3505
+        ;;
     vs-d600866)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
         # Issue 17's measure: this build (with SWITCHES, e.g. GRAVITY4_ENABLE=graph) against the
@@ -308,7 +317,7 @@ main() {
             --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
         ;;
     *)
-        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
+        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
         exit 2
         ;;
     esac

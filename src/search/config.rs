@@ -74,7 +74,7 @@ pub struct Techniques {
     /// until it catches up (KataGo's MCGS). Without it every iteration ends in a playout.
     pub catch_up: bool,
     /// Playouts answer the previous move with the reply that last won from it in this
-    /// search (last good reply with forgetting, [`super::replies`]); tree and graph search.
+    /// search (last good reply with forgetting, [`super::learned`]); tree and graph search.
     pub last_good_reply: bool,
     /// Last good replies to the last two moves as well, asked before the one-move replies
     /// (LGRF-2); implies [`Self::last_good_reply`].
@@ -82,6 +82,9 @@ pub struct Techniques {
     /// With last good replies: a reply is a cell, played only where its column's next
     /// stone lands on it, rather than a column.
     pub exact_replies: bool,
+    /// Playouts with a free choice mostly play the candidate cell with the best mean result
+    /// for its mover so far in this search (move averages, MAST; [`super::learned`]).
+    pub mast: bool,
 }
 
 /// The field of [`Techniques`] a switch name turns on or off.
@@ -107,6 +110,7 @@ impl Techniques {
         last_good_reply: false,
         two_move_replies: false,
         exact_replies: false,
+        mast: false,
     };
 
     /// None at all: the classic profile, which plays random playouts on a fresh tree and
@@ -125,10 +129,11 @@ impl Techniques {
         last_good_reply: false,
         two_move_replies: false,
         exact_replies: false,
+        mast: false,
     };
 
     /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
-    pub const SWITCHES: [(&'static str, Switch); 13] = [
+    pub const SWITCHES: [(&'static str, Switch); 14] = [
         ("tactical-playouts", |t| &mut t.tactical_playouts),
         ("keep-threats", |t| &mut t.keep_threats),
         ("reuse", |t| &mut t.reuse),
@@ -142,11 +147,13 @@ impl Techniques {
         ("last-good-reply", |t| &mut t.last_good_reply),
         ("last-good-reply-2", |t| &mut t.two_move_replies),
         ("exact-replies", |t| &mut t.exact_replies),
+        ("mast", |t| &mut t.mast),
     ];
 
-    /// Whether the playouts use last good replies (one-move or two-move ones).
+    /// Whether the playouts use a policy learned during the search (last good replies of
+    /// either kind, move averages).
     pub fn uses_replies(&self) -> bool {
-        self.last_good_reply || self.two_move_replies
+        self.last_good_reply || self.two_move_replies || self.mast
     }
 
     /// [`Self::DEFAULT`] with the techniques named in the comma lists `enable` switched on,

@@ -18,8 +18,8 @@
 //! move sequences).
 
 use super::graph::{Graph, GraphId, NIL};
+use super::learned::Learned;
 use super::playout::{random_playout, tactical_playout, tactical_playout_with_replies};
-use super::replies::Replies;
 use super::threat_sequence::wins_by_threats;
 use super::tree::NodeKind;
 use super::ucb::{MAX_PATH, UcbTables, first_play_urgency, take_untried};
@@ -76,8 +76,7 @@ pub fn search<R: RngCore>(
     let tables = UcbTables::new();
     let mut scratch = root_tp.clone();
     let mut path = [(0 as GraphId, 0u32); MAX_PATH];
-    let techniques = &config.techniques;
-    let mut replies = Replies::new(techniques.two_move_replies, techniques.exact_replies);
+    let mut replies = Learned::new(&config.techniques);
     let mut iterations = 0u64;
     let start = Instant::now();
     loop {
@@ -149,7 +148,7 @@ fn descend<R: RngCore>(
     root: GraphId,
     scratch: &mut ThreatPosition,
     path: &mut [(GraphId, u32); MAX_PATH],
-    replies: &mut Replies,
+    replies: &mut Learned,
     order: &[u8],
     config: &SearchConfig,
     tables: &UcbTables,
@@ -209,7 +208,7 @@ fn descend<R: RngCore>(
         let mover = scratch.position().to_move();
         let col = edge.col as usize;
         if config.techniques.uses_replies() {
-            replies.record(Replies::cell(scratch.position().landing_row(col), col));
+            replies.record(Learned::cell(scratch.position().landing_row(col), col));
         }
         let won = scratch.play(col);
         let full = !won && scratch.position().empty_cells() == 0;
@@ -245,12 +244,12 @@ fn descend<R: RngCore>(
 }
 
 /// Finishes the game from `scratch` and scores it for the player who made the last move
-/// (win 1, tie 0.5, loss 0). With last good replies, the playout uses and then learns
-/// from `replies` (which holds the iteration's path so far).
+/// (win 1, tie 0.5, loss 0). With a learned policy (last good replies, move averages), the
+/// playout uses and then learns from `replies` (which holds the iteration's path so far).
 #[inline(always)]
 fn playout_for_mover<R: RngCore>(
     scratch: &mut ThreatPosition,
-    replies: &mut Replies,
+    replies: &mut Learned,
     config: &SearchConfig,
     rng: &mut R,
 ) -> f64 {
@@ -444,6 +443,8 @@ mod tests {
             "last-good-reply",
             "last-good-reply-2",
             "last-good-reply,exact-replies",
+            "mast",
+            "last-good-reply,mast",
         ] {
             let mut config = SearchConfig::strong();
             config.techniques = Techniques::parse(switches, "").unwrap();

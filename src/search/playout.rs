@@ -2,7 +2,7 @@
 //! classic profile, and the strong one with tactical playouts off) or with tactics (the
 //! strong profile).
 
-use super::replies::Replies;
+use super::learned::Learned;
 use crate::position::{MAX_SIZE, Position, Side};
 use crate::threats::ThreatPosition;
 use rand::RngCore;
@@ -78,13 +78,14 @@ pub fn tactical_playout<R: RngCore>(
     playout_with::<false, R>(pos, keep_threats, None, rng)
 }
 
-/// [`tactical_playout`] that also plays `replies`' last good reply to the previous move
-/// whenever it is among the candidates, and records every move it plays there.
+/// [`tactical_playout`] whose free choices follow the policy learned in `replies`
+/// ([`Learned::pick`]: the last good reply to the previous move, or the best move
+/// average), and which records every move it plays there.
 #[inline]
 pub fn tactical_playout_with_replies<R: RngCore>(
     pos: &mut ThreatPosition,
     keep_threats: bool,
-    replies: &mut Replies,
+    replies: &mut Learned,
     rng: &mut R,
 ) -> Outcome {
     playout_with::<true, R>(pos, keep_threats, Some(replies), rng)
@@ -96,7 +97,7 @@ pub fn tactical_playout_with_replies<R: RngCore>(
 fn playout_with<const REPLIES: bool, R: RngCore>(
     pos: &mut ThreatPosition,
     keep_threats: bool,
-    mut replies: Option<&mut Replies>,
+    mut replies: Option<&mut Learned>,
     rng: &mut R,
 ) -> Outcome {
     loop {
@@ -127,13 +128,10 @@ fn playout_with<const REPLIES: bool, R: RngCore>(
         }
         let col = match replies.as_deref_mut() {
             Some(replies) if REPLIES => {
-                let reply = replies.reply_mask(to_move, pos.position()) & candidates;
-                let col = if reply != 0 {
-                    reply.trailing_zeros() as usize
-                } else {
-                    random_bit(candidates, rng)
-                };
-                replies.record(Replies::cell(pos.position().landing_row(col), col));
+                let col = replies
+                    .pick(to_move, candidates, pos.position(), rng)
+                    .unwrap_or_else(|| random_bit(candidates, rng));
+                replies.record(Learned::cell(pos.position().landing_row(col), col));
                 col
             }
             _ => random_bit(candidates, rng),

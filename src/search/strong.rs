@@ -26,8 +26,8 @@
 //!   at a forced move and when the most visited move can no longer be overtaken before the
 //!   deadline.
 
+use super::learned::Learned;
 use super::playout::{Outcome, random_playout, tactical_playout, tactical_playout_with_replies};
-use super::replies::Replies;
 use super::threat_sequence::wins_by_threats;
 use super::transpositions::Transpositions;
 use super::tree::{NodeId, NodeKind, ROOT, Tree};
@@ -74,8 +74,7 @@ pub fn search<R: RngCore>(
     } else {
         descend::<false, R>
     };
-    let techniques = &config.techniques;
-    let mut replies = Replies::new(techniques.two_move_replies, techniques.exact_replies);
+    let mut replies = Learned::new(&config.techniques);
     let mut iterations = 0u64;
     let start = Instant::now();
     loop {
@@ -125,7 +124,7 @@ const REPLY_CHECK_VISITS: u32 = 8;
 /// Walks to a new leaf, a proven node or the end of the game, expanding with tactics; then
 /// finishes with a tactical playout. Returns the outcome and the depth reached on `path`.
 /// With `GRAPH`, children are judged by their positions' shared means and `keys` receives
-/// the key of each position on the path. With last good replies on, `replies` records every
+/// the key of each position on the path. With a learned playout policy on, `replies` records every
 /// move of the path and the playout.
 #[allow(clippy::too_many_arguments)] // the search's working set, passed rather than bundled
 #[inline]
@@ -135,7 +134,7 @@ fn descend<const GRAPH: bool, R: RngCore>(
     scratch: &mut ThreatPosition,
     path: &mut [NodeId; MAX_PATH],
     keys: &mut [u64; MAX_PATH],
-    replies: &mut Replies,
+    replies: &mut Learned,
     order: &[u8],
     excluded_root_moves: u16,
     config: &SearchConfig,
@@ -217,7 +216,7 @@ fn descend<const GRAPH: bool, R: RngCore>(
         }
         let col = tree.node(child).col as usize;
         if config.techniques.uses_replies() {
-            replies.record(Replies::cell(scratch.position().landing_row(col), col));
+            replies.record(Learned::cell(scratch.position().landing_row(col), col));
         }
         let won = scratch.play(col);
         depth += 1;
@@ -327,7 +326,7 @@ fn backup_positions(graph: &mut Transpositions, keys: &[u64], root: &Position, o
 #[inline(always)]
 fn playout<R: RngCore>(
     scratch: &mut ThreatPosition,
-    replies: &mut Replies,
+    replies: &mut Learned,
     config: &SearchConfig,
     rng: &mut R,
 ) -> Outcome {
@@ -559,6 +558,8 @@ mod tests {
             "last-good-reply",
             "last-good-reply-2",
             "last-good-reply,exact-replies",
+            "mast",
+            "last-good-reply,mast",
         ] {
             let mut config = SearchConfig::strong();
             config.techniques = super::super::Techniques::parse(switches, "").unwrap();

@@ -1,5 +1,10 @@
+//! What the playouts learn during one search, and the policy it gives them: last good
+//! replies with forgetting, and move averages. Both record every move of an iteration (tree
+//! and playout) and learn from its outcome; a playout with a free choice (nothing to win,
+//! block or avoid) asks them before choosing at random.
+//!
 //! Last good replies with forgetting (LGRF-1, Baier and Drake, "The Power of Forgetting",
-//! 2010): a playout policy that learns, during one search, which answer to each move won.
+//! 2010) learn which answer to each move won.
 //!
 //! For each side and each cell the opponent may have just played on, the table holds the
 //! column that side last answered it with in an iteration it went on to win. A playout with
@@ -15,12 +20,23 @@
 //! next stone lands on that very cell (a column answered at another height is another move
 //! in Connect-4: other lines, other threats).
 //!
+//! Move averages (MAST, Finnsson and Bjoernsson, 2008) keep each side's mean result over the
+//! iterations in which it played each cell. When no reply applies, a playout plays the
+//! candidate whose landing cell has the best mean, with probability 1 - [`MAST_EPSILON`],
+//! and a random candidate otherwise.
+//!
 //! The tables are per search: their knowledge is about the positions around one root. Off
-//! by default (`GRAVITY4_ENABLE=last-good-reply`, `last-good-reply-2`); STRENGTH.md has
-//! what they measured.
+//! by default (`GRAVITY4_ENABLE=last-good-reply`, `last-good-reply-2`, `mast`); STRENGTH.md
+//! has what they measured.
 
+use super::config::Techniques;
 use super::playout::Outcome;
 use crate::position::{MAX_SIZE, Position, Side};
+use rand::RngCore;
+
+/// The share of free playout choices that move averages leave to chance: 0.5, not tuned
+/// (STRENGTH.md step 22).
+pub const MAST_EPSILON: f64 = 0.5;
 
 /// A cell as one byte: `row * MAX_SIZE + col`.
 pub type Cell = u8;
@@ -34,9 +50,9 @@ const CELLS: usize = MAX_SIZE * MAX_SIZE + 1;
 /// The longest path an iteration can record: every cell of the largest board.
 const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
 
-/// The reply tables and the moves of the iteration under way.
+/// The reply tables, the move averages and the moves of the iteration under way.
 #[derive(Clone)]
-pub struct Replies {
+pub struct Learned {
     /// `table[side][cell]`: `side`'s last good reply to a stone on `cell` plus one, or 0: its
     /// column, or with `exact` its cell.
     table: [[u8; CELLS]; 2],
@@ -51,26 +67,52 @@ pub struct Replies {
     first_mover: Side,
     /// Replies are cells, not columns.
     exact: bool,
+    /// Replies are learned (and so can be found).
+    replies: bool,
+    /// Move averages, when on: `(half_points, visits, mean)` per side and cell.
+    averages: Option<Box<MoveAverages>>,
 }
 
-impl Default for Replies {
-    fn default() -> Replies {
-        Replies::new(false, false)
+/// Each side's results per cell it played: half points, visits, and the mean with one tie
+/// added (so a cell not yet played rates 0.5).
+#[derive(Clone)]
+struct MoveAverages {
+    half_points: [[u32; CELLS]; 2],
+    visits: [[u32; CELLS]; 2],
+    mean: [[f32; CELLS]; 2],
+}
+
+impl Default for Learned {
+    fn default() -> Learned {
+        Learned::new(&Techniques {
+            last_good_reply: true,
+            ..Techniques::NONE
+        })
     }
 }
 
-impl Replies {
-    /// Empty tables: one-move replies, and two-move ones too when `two_moves`; replies are
-    /// cells when `exact`, else columns.
-    pub fn new(two_moves: bool, exact: bool) -> Replies {
+impl Learned {
+    /// Empty tables for the learned policies `techniques` switch on: one-move replies
+    /// (`last_good_reply`), two-move ones too (`two_move_replies`), as cells
+    /// (`exact_replies`), move averages (`mast`).
+    pub fn new(techniques: &Techniques) -> Learned {
+        let two_moves = techniques.two_move_replies;
         let pairs = || vec![0; if two_moves { CELLS * CELLS } else { 0 }];
-        Replies {
+        Learned {
             table: [[0; CELLS]; 2],
             pairs: [pairs(), pairs()],
             moves: [NO_CELL; MAX_MOVES + 2],
             len: 2,
             first_mover: Side::Us,
-            exact,
+            exact: techniques.exact_replies,
+            replies: techniques.last_good_reply || two_moves,
+            averages: techniques.mast.then(|| {
+                Box::new(MoveAverages {
+                    half_points: [[0; CELLS]; 2],
+                    visits: [[0; CELLS]; 2],
+                    mean: [[0.5; CELLS]; 2],
+                })
+            }),
         }
     }
 
@@ -125,9 +167,52 @@ impl Replies {
         ((1u32 << reply) >> 1) as u16
     }
 
+    /// The column a playout with a free choice among `candidates` (a non-empty column
+    /// mask) should play for `side` in `pos`: the good reply to the last move(s) if it is a
+    /// candidate, else (with move averages, most of the time) the candidate whose landing
+    /// cell has the best mean; `None` leaves the choice to chance.
+    #[inline(always)]
+    pub fn pick<R: RngCore>(
+        &self,
+        side: Side,
+        candidates: u16,
+        pos: &Position,
+        rng: &mut R,
+    ) -> Option<usize> {
+        let reply = self.reply_mask(side, pos) & candidates;
+        if reply != 0 {
+            return Some(reply.trailing_zeros() as usize);
+        }
+        let averages = self.averages.as_deref()?;
+        if f64::from(rng.next_u32()) < MAST_EPSILON * 4_294_967_296.0 {
+            return None;
+        }
+        let means = &averages.mean[side as usize];
+        let (mut best, mut best_mean) = (None, f32::NEG_INFINITY);
+        let mut rest = candidates;
+        while rest != 0 {
+            let col = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let mean = means[usize::from(Learned::cell(pos.landing_row(col), col))];
+            if mean > best_mean {
+                (best, best_mean) = (Some(col), mean);
+            }
+        }
+        best
+    }
+
     /// Learns from the iteration just finished: the winner's replies are stored, the
-    /// loser's forgotten.
+    /// loser's forgotten, and every move's cell adds the outcome to its mover's average.
     pub fn learn(&mut self, outcome: Outcome) {
+        if let Some(averages) = self.averages.as_deref_mut() {
+            averages.learn(&self.moves[2..self.len], self.first_mover, outcome);
+        }
+        if self.replies {
+            self.learn_replies(outcome);
+        }
+    }
+
+    fn learn_replies(&mut self, outcome: Outcome) {
         let first_mover = self.first_mover;
         let Outcome::Win(winner) = outcome else {
             return;
@@ -154,6 +239,23 @@ impl Replies {
     }
 }
 
+impl MoveAverages {
+    /// Adds `outcome` to the average of each move of `moves`, the first made by
+    /// `first_mover`, for its mover.
+    fn learn(&mut self, moves: &[Cell], first_mover: Side, outcome: Outcome) {
+        let mut side = first_mover;
+        for &cell in moves {
+            let (s, c) = (side as usize, usize::from(cell));
+            self.half_points[s][c] += outcome.half_points_for(side);
+            self.visits[s][c] += 1;
+            // One tie added: half points + 1 over 2 (visits + 1).
+            self.mean[s][c] =
+                (self.half_points[s][c] + 1) as f32 / (2 * (self.visits[s][c] + 1)) as f32;
+            side = side.other();
+        }
+    }
+}
+
 /// The index of the move pair `(before, last)` in a two-move table.
 #[inline(always)]
 fn pair_index(before: Cell, last: Cell) -> usize {
@@ -174,6 +276,40 @@ fn forget_or_keep(slot: &mut u8, col: u8, won: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng;
+
+    /// The techniques `enable` switches on.
+    fn switches(enable: &str) -> Techniques {
+        Techniques::parse(enable, "").unwrap()
+    }
+
+    #[test]
+    fn move_averages_pick_the_cell_that_won_most() {
+        let mut l = Learned::new(&switches("mast"));
+        let pos = empty();
+        // Us won every iteration in which it played (11, 3), lost those with (11, 8).
+        for (cell, winner) in [
+            (Learned::cell(11, 3), Side::Us),
+            (Learned::cell(11, 8), Side::Them),
+        ] {
+            for _ in 0..10 {
+                l.begin(Side::Us);
+                l.record(cell);
+                l.learn(Outcome::Win(winner));
+            }
+        }
+        // Half the free choices are greedy: over 200, column 3 beats column 8 every time it
+        // is chosen by the averages, and chance takes the rest.
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+        let picks: Vec<Option<usize>> = (0..200)
+            .map(|_| l.pick(Side::Us, 1 << 3 | 1 << 8, &pos, &mut rng))
+            .collect();
+        assert!(picks.iter().all(|&p| p.is_none() || p == Some(3)));
+        let greedy = picks.iter().filter(|p| p.is_some()).count();
+        assert!((60..140).contains(&greedy), "{greedy}");
+        // Them has learned nothing about its own cells: the unplayed ones rate alike.
+        assert_eq!(l.pick(Side::Them, 1 << 5, &pos, &mut rng).unwrap_or(5), 5);
+    }
 
     /// An empty 12x12 board (blocked cell in the top left corner).
     fn empty() -> Position {
@@ -182,10 +318,10 @@ mod tests {
 
     #[test]
     fn exact_replies_are_played_only_on_their_own_cell() {
-        let mut r = Replies::new(false, true);
-        let (a, reply) = (Replies::cell(11, 5), Replies::cell(11, 6));
+        let mut r = Learned::new(&switches("last-good-reply,exact-replies"));
+        let (a, reply) = (Learned::cell(11, 5), Learned::cell(11, 6));
         r.begin(Side::Us);
-        for cell in [Replies::cell(11, 0), a, reply] {
+        for cell in [Learned::cell(11, 0), a, reply] {
             r.record(cell);
         }
         r.learn(Outcome::Win(Side::Us));
@@ -207,10 +343,10 @@ mod tests {
 
     #[test]
     fn the_winner_s_replies_are_kept_and_the_loser_s_forgotten() {
-        let mut r = Replies::default();
-        let a = Replies::cell(11, 5);
-        let b = Replies::cell(11, 6);
-        let c = Replies::cell(10, 5);
+        let mut r = Learned::default();
+        let a = Learned::cell(11, 5);
+        let b = Learned::cell(11, 6);
+        let c = Learned::cell(10, 5);
         // Us plays a, Them answers b (column 6), Us answers c (column 5); Us wins.
         r.begin(Side::Us);
         for cell in [a, b, c] {
@@ -219,7 +355,7 @@ mod tests {
         assert_eq!(r.last(), c);
         r.learn(Outcome::Win(Side::Us));
         // What each side would now answer after `moves`.
-        let answer = |r: &mut Replies, side, moves: &[Cell]| {
+        let answer = |r: &mut Learned, side, moves: &[Cell]| {
             r.begin(Side::Us);
             moves.iter().for_each(|&m| r.record(m));
             r.reply_mask(side, &empty())
@@ -249,18 +385,18 @@ mod tests {
 
     #[test]
     fn two_move_replies_come_first_and_fall_back_to_one_move_replies() {
-        let mut r = Replies::new(true, false);
+        let mut r = Learned::new(&switches("last-good-reply-2"));
         let [a, b, c, d] =
-            [(11, 5), (11, 6), (10, 5), (11, 4)].map(|(row, col)| Replies::cell(row, col));
-        let play = |r: &mut Replies, moves: &[Cell], winner| {
+            [(11, 5), (11, 6), (10, 5), (11, 4)].map(|(row, col)| Learned::cell(row, col));
+        let play = |r: &mut Learned, moves: &[Cell], winner| {
             r.begin(Side::Us);
             moves.iter().for_each(|&m| r.record(m));
             r.learn(Outcome::Win(winner));
         };
         // After a then b, Us answered 5 and won; after d then b, Us answered 4 and won.
         play(&mut r, &[a, b, c], Side::Us);
-        play(&mut r, &[d, b, Replies::cell(10, 4)], Side::Us);
-        let answer = |r: &mut Replies, moves: &[Cell]| {
+        play(&mut r, &[d, b, Learned::cell(10, 4)], Side::Us);
+        let answer = |r: &mut Learned, moves: &[Cell]| {
             r.begin(Side::Us);
             moves.iter().for_each(|&m| r.record(m));
             r.reply_mask(Side::Us, &empty())
@@ -273,7 +409,7 @@ mod tests {
 
     #[test]
     fn no_previous_move_has_no_reply() {
-        let mut r = Replies::default();
+        let mut r = Learned::default();
         r.begin(Side::Us);
         assert_eq!(r.last(), NO_CELL);
         assert_eq!(r.reply_mask(Side::Us, &empty()), 0);
