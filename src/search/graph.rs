@@ -36,7 +36,7 @@ const BYTES_PER_NODE: usize = 96;
 /// One position.
 #[derive(Clone, Copy, Debug)]
 pub struct GraphNode {
-    /// Position key ([`super::transpositions::position_key`]: stones and side to move).
+    /// Position key ([`crate::position::zobrist::position_key`]: stones and side to move).
     pub key: u64,
     /// The node's first playout result plus `N_e * (1 - q_e)` over its edges, for the player
     /// who moved into the node (so `sum / visits` is that player's mean, in 0..=1).
