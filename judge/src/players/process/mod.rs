@@ -72,10 +72,19 @@ pub struct ProcessSettings {
 }
 
 impl ProcessSettings {
-    /// Settings that re-run this very executable.
+    /// Settings that re-run this very executable: `/proc/self/exe` where Linux provides it,
+    /// which stays this judge's own file after a rebuild replaces the one at its path (a run
+    /// of hours would otherwise start its later hosts from whatever build is there by then,
+    /// which may speak another protocol), else the path the judge was started from.
     pub fn current(memory_limit_mb: u64) -> std::io::Result<ProcessSettings> {
+        let own_file = Path::new("/proc/self/exe");
+        let exe = if own_file.exists() {
+            own_file.to_path_buf()
+        } else {
+            std::env::current_exe()?
+        };
         Ok(ProcessSettings {
-            exe: std::env::current_exe()?,
+            exe,
             memory_limit_mb,
         })
     }
@@ -179,6 +188,8 @@ impl Host {
         let library = std::path::absolute(library).map_err(|e| format!("bad path: {e}"))?;
         let scratch = scratch_dir()?;
         let mut child = Command::new(&config.exe)
+            // `ps` shows "judge host ..." rather than "/proc/self/exe host ...".
+            .arg0("judge")
             .arg("host")
             .arg("--library")
             .arg(&library)
