@@ -404,8 +404,7 @@ fn choose(graph: &Graph, root: GraphId) -> Option<(usize, f64)> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Techniques;
-    use super::super::testing::after;
+    use super::super::testing::{LEARNED_POLICIES, after, strong_with};
     use super::*;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
@@ -434,20 +433,13 @@ mod tests {
         (r, graph)
     }
 
-    /// With every kind of last good replies the search still proves a win in three (an
+    /// With every learned playout policy the search still proves a win in three (an
     /// open three on the bottom row), which only playouts and proofs that stay correct find.
     #[test]
-    fn last_good_replies_keep_the_search_correct() {
+    fn learned_policies_keep_the_search_correct() {
         let pos = after(&[2, 2, 3, 3]);
-        for switches in [
-            "last-good-reply",
-            "last-good-reply-2",
-            "last-good-reply,exact-replies",
-            "mast",
-            "last-good-reply,mast",
-        ] {
-            let mut config = SearchConfig::strong();
-            config.techniques = Techniques::parse(switches, "").unwrap();
+        for switches in LEARNED_POLICIES {
+            let mut config = strong_with(switches);
             config.techniques.graph = true;
             let mut graph = Graph::default();
             let mut rng = SmallRng::seed_from_u64(5);

@@ -178,6 +178,24 @@ pub(crate) mod testing {
         search(pos, &mut Tree::default(), config, &limits, &mut rng).unwrap()
     }
 
+    /// Every learned playout policy ([`super::learned`]) as a `GRAVITY4_ENABLE` list, for
+    /// tests that each leaves a search correct.
+    pub const LEARNED_POLICIES: [&str; 5] = [
+        "last-good-reply",
+        "last-good-reply-2",
+        "last-good-reply,exact-replies",
+        "mast",
+        "last-good-reply,mast",
+    ];
+
+    /// The strong profile with the techniques of the comma list `enable` switched on.
+    pub fn strong_with(enable: &str) -> SearchConfig {
+        SearchConfig {
+            techniques: super::Techniques::parse(enable, "").expect("known switches"),
+            ..SearchConfig::strong()
+        }
+    }
+
     /// The 6x7 board (blocked cell top right) after `moves`, none of which may win.
     pub fn after(moves: &[usize]) -> Position {
         let mut pos = Position::new(6, 7, 0, 6).unwrap();

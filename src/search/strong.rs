@@ -124,8 +124,8 @@ const REPLY_CHECK_VISITS: u32 = 8;
 /// Walks to a new leaf, a proven node or the end of the game, expanding with tactics; then
 /// finishes with a tactical playout. Returns the outcome and the depth reached on `path`.
 /// With `GRAPH`, children are judged by their positions' shared means and `keys` receives
-/// the key of each position on the path. With a learned playout policy on, `replies` records every
-/// move of the path and the playout.
+/// the key of each position on the path. With a learned playout policy on, `replies`
+/// records every move of the path and the playout.
 #[allow(clippy::too_many_arguments)] // the search's working set, passed rather than bundled
 #[inline]
 fn descend<const GRAPH: bool, R: RngCore>(
@@ -550,19 +550,12 @@ mod tests {
         assert_eq!(report.proof, NodeKind::Loss, "{pos:?}");
     }
 
-    /// With every kind of last good replies the tree search still proves the win in three.
+    /// With every learned playout policy the tree search still proves the win in three.
     #[test]
-    fn last_good_replies_keep_the_search_correct() {
+    fn learned_policies_keep_the_search_correct() {
         let pos = after(&[2, 2, 3, 3]);
-        for switches in [
-            "last-good-reply",
-            "last-good-reply-2",
-            "last-good-reply,exact-replies",
-            "mast",
-            "last-good-reply,mast",
-        ] {
-            let mut config = SearchConfig::strong();
-            config.techniques = super::super::Techniques::parse(switches, "").unwrap();
+        for switches in testing::LEARNED_POLICIES {
+            let config = testing::strong_with(switches);
             let report = testing::run_fixed(
                 |pos, tree, config, limits, rng| {
                     search(
