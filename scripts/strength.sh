@@ -121,6 +121,14 @@ library_at() {
     echo "$dir/target/release/libgravity4.so"
 }
 
+# A step 22 hint: configurations $2 and $3 of a copy of this build named after the
+# command, at GRAVITY4_MOVE_MS (default 200), with the SPRT, seed $4; the run directory is
+# $1-MS.
+step_22_hint() {
+    export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+    ab_of_copy "$1-$GRAVITY4_MOVE_MS" "$LIB" "$COMMAND" "$2" "$3" 200 "$4"
+}
+
 # A/B match of this build (copied as $2.so) against the library of commit $3 (copied as
 # $3.so), with the SPRT; $4 pairs, seed $5.
 vs_commit() {
@@ -134,7 +142,8 @@ vs_commit() {
 # runs it, so a run of hours would otherwise go on reading this file after its match ends,
 # at a stale offset if the file was edited meanwhile.
 main() {
-    case "${1:-chain}" in
+    COMMAND=${1:-chain}
+    case "$COMMAND" in
     chain)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-50}
         ab 1-solver-vs-classic \
@@ -216,36 +225,17 @@ main() {
         ab_of_copy "17-fpu-${FPU:-0.1}-$GRAVITY4_MOVE_MS" "$LIB" fpu "GRAVITY4_FPU=${FPU:-0.1}" \
             "GRAVITY4_FPU=none" 200 3301
         ;;
-    lgr)
-        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-        # Issue 17, a hint: LGRF-1 playouts against the default, this build on both sides.
-        ab_of_copy "22-last-good-reply-$GRAVITY4_MOVE_MS" "$LIB" lgr \
-            "GRAVITY4_ENABLE=last-good-reply" "GRAVITY4_PROFILE=strong" 200 3501
-        ;;
-    lgr2)
-        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-        # Issue 17, a hint: LGRF-2 against LGRF-1, this build on both sides.
-        ab_of_copy "22c-two-move-replies-$GRAVITY4_MOVE_MS" "$LIB" lgr2 \
-            "GRAVITY4_ENABLE=last-good-reply-2" "GRAVITY4_ENABLE=last-good-reply" 200 3502
-        ;;
-    exact)
-        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-        # Issue 17, a hint: LGRF-1 with cell replies against column replies.
-        ab_of_copy "22d-exact-replies-$GRAVITY4_MOVE_MS" "$LIB" exact \
-            "GRAVITY4_ENABLE=last-good-reply,exact-replies" "GRAVITY4_ENABLE=last-good-reply" 200 3503
-        ;;
-    graph-lgr)
-        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-        # Issue 17, a hint: do the graph's shared statistics add to last good replies?
-        ab_of_copy "22e-graph-lgr-$GRAVITY4_MOVE_MS" "$LIB" graph-lgr \
-            "GRAVITY4_ENABLE=graph,last-good-reply,GRAVITY4_DISABLE=catch-up" \
-            "GRAVITY4_ENABLE=last-good-reply" 200 3504
-        ;;
-    mast)
-        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-        # Issue 17, a hint: do move averages add to last good replies?
-        ab_of_copy "22f-mast-$GRAVITY4_MOVE_MS" "$LIB" mast \
-            "GRAVITY4_ENABLE=last-good-reply,mast" "GRAVITY4_ENABLE=last-good-reply" 200 3505
+    lgr | lgr2 | exact | graph-lgr | mast)
+        # Issue 17, step 22, hints: the learned playout policies, this build on both sides.
+        local with_replies=GRAVITY4_ENABLE=last-good-reply
+        case $COMMAND in
+        lgr) step_22_hint 22-last-good-reply "$with_replies" GRAVITY4_PROFILE=strong 3501 ;;
+        lgr2) step_22_hint 22c-two-move-replies GRAVITY4_ENABLE=last-good-reply-2 "$with_replies" 3502 ;;
+        exact) step_22_hint 22d-exact-replies "$with_replies,exact-replies" "$with_replies" 3503 ;;
+        graph-lgr) step_22_hint 22e-graph-lgr \
+            "GRAVITY4_ENABLE=graph,last-good-reply,GRAVITY4_DISABLE=catch-up" "$with_replies" 3504 ;;
+        mast) step_22_hint 22f-mast "$with_replies,mast" "$with_replies" 3505 ;;
+        esac
         ;;
     vs-d600866)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
