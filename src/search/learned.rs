@@ -311,6 +311,36 @@ mod tests {
         assert_eq!(l.pick(Side::Them, 1 << 5, &pos, &mut rng).unwrap_or(5), 5);
     }
 
+    #[test]
+    fn a_good_reply_comes_before_the_move_averages() {
+        let mut l = Learned::new(&switches("last-good-reply,mast"));
+        let pos = empty();
+        let (them, reply, best) = (
+            Learned::cell(11, 0),
+            Learned::cell(11, 8),
+            Learned::cell(11, 3),
+        );
+        // Us answered a stone on (11, 0) with column 8 and won; (11, 3) won more often.
+        for moves in [&[them, reply][..], &[best], &[best], &[best]] {
+            l.begin(if moves.len() == 2 {
+                Side::Them
+            } else {
+                Side::Us
+            });
+            moves.iter().for_each(|&m| l.record(m));
+            l.learn(Outcome::Win(Side::Us));
+        }
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(2);
+        l.begin(Side::Them);
+        l.record(them);
+        for _ in 0..20 {
+            assert_eq!(l.pick(Side::Us, 1 << 3 | 1 << 8, &pos, &mut rng), Some(8));
+        }
+        // Without the reply among the candidates, the averages (or chance) choose.
+        let other = l.pick(Side::Us, 1 << 3 | 1 << 5, &pos, &mut rng);
+        assert!(other.is_none() || other == Some(3), "{other:?}");
+    }
+
     /// An empty 12x12 board (blocked cell in the top left corner).
     fn empty() -> Position {
         Position::new(12, 12, 0, 0).unwrap()
