@@ -152,7 +152,7 @@ impl Techniques {
 
     /// Whether the playouts use a policy learned during the search (last good replies of
     /// either kind, move averages).
-    pub fn uses_replies(&self) -> bool {
+    pub fn learns_playout_policy(&self) -> bool {
         self.last_good_reply || self.two_move_replies || self.mast
     }
 

@@ -82,15 +82,6 @@ struct MoveAverages {
     mean: [[f32; CELLS]; 2],
 }
 
-impl Default for Learned {
-    fn default() -> Learned {
-        Learned::new(&Techniques {
-            last_good_reply: true,
-            ..Techniques::NONE
-        })
-    }
-}
-
 impl Learned {
     /// Empty tables for the learned policies `techniques` switch on: one-move replies
     /// (`last_good_reply`), two-move ones too (`two_move_replies`), as cells
@@ -129,6 +120,12 @@ impl Learned {
         self.first_mover = first_mover;
     }
 
+    /// Records the stone the side to move in `pos` is about to drop in `col`.
+    #[inline(always)]
+    pub fn record_move(&mut self, pos: &Position, col: usize) {
+        self.record(Learned::cell(pos.landing_row(col), col));
+    }
+
     /// Records a stone played on `cell` in this iteration.
     #[inline(always)]
     pub fn record(&mut self, cell: Cell) {
@@ -149,7 +146,7 @@ impl Learned {
     /// LGRF-2), as a column mask (0 if none, or with `exact` if the column's next stone
     /// would not land on the reply's cell).
     #[inline(always)]
-    pub fn reply_mask(&self, side: Side, pos: &Position) -> u16 {
+    fn reply_mask(&self, side: Side, pos: &Position) -> u16 {
         let (before, last) = (self.moves[self.len - 2], self.moves[self.len - 1]);
         let mut reply = self.table[side as usize][usize::from(last)];
         if let Some(&pair) = self.pairs[side as usize].get(pair_index(before, last)) {
@@ -373,7 +370,7 @@ mod tests {
 
     #[test]
     fn the_winner_s_replies_are_kept_and_the_loser_s_forgotten() {
-        let mut r = Learned::default();
+        let mut r = Learned::new(&switches("last-good-reply"));
         let a = Learned::cell(11, 5);
         let b = Learned::cell(11, 6);
         let c = Learned::cell(10, 5);
@@ -439,7 +436,7 @@ mod tests {
 
     #[test]
     fn no_previous_move_has_no_reply() {
-        let mut r = Learned::default();
+        let mut r = Learned::new(&switches("last-good-reply"));
         r.begin(Side::Us);
         assert_eq!(r.last(), NO_CELL);
         assert_eq!(r.reply_mask(Side::Us, &empty()), 0);

@@ -19,7 +19,7 @@
 
 use super::graph::{Graph, GraphId, NIL};
 use super::learned::Learned;
-use super::playout::{random_playout, tactical_playout, tactical_playout_with_replies};
+use super::playout::{random_playout, tactical_playout, tactical_playout_learned};
 use super::threat_sequence::wins_by_threats;
 use super::tree::NodeKind;
 use super::ucb::{MAX_PATH, UcbTables, first_play_urgency, take_untried};
@@ -207,8 +207,8 @@ fn descend<R: RngCore>(
         let edge = *graph.edge(e);
         let mover = scratch.position().to_move();
         let col = edge.col as usize;
-        if config.techniques.uses_replies() {
-            replies.record(Learned::cell(scratch.position().landing_row(col), col));
+        if config.techniques.learns_playout_policy() {
+            replies.record_move(scratch.position(), col);
         }
         let won = scratch.play(col);
         let full = !won && scratch.position().empty_cells() == 0;
@@ -255,15 +255,16 @@ fn playout_for_mover<R: RngCore>(
 ) -> f64 {
     let mover = scratch.position().to_move().other();
     let keep_threats = config.techniques.keep_threats;
-    let outcome = if config.techniques.tactical_playouts && config.techniques.uses_replies() {
-        let outcome = tactical_playout_with_replies(scratch, keep_threats, replies, rng);
-        replies.learn(outcome);
-        outcome
-    } else if config.techniques.tactical_playouts {
-        tactical_playout(scratch, keep_threats, rng)
-    } else {
-        random_playout(scratch.position_for_playout(), rng)
-    };
+    let outcome =
+        if config.techniques.tactical_playouts && config.techniques.learns_playout_policy() {
+            let outcome = tactical_playout_learned(scratch, keep_threats, replies, rng);
+            replies.learn(outcome);
+            outcome
+        } else if config.techniques.tactical_playouts {
+            tactical_playout(scratch, keep_threats, rng)
+        } else {
+            random_playout(scratch.position_for_playout(), rng)
+        };
     f64::from(outcome.half_points_for(mover)) * 0.5
 }
 
@@ -418,14 +419,18 @@ mod tests {
     }
 
     fn run(pos: &Position, iterations: u64) -> (SearchReport, Graph) {
+        run_with(&SearchConfig::strong(), pos, iterations)
+    }
+
+    /// `config`'s search of `pos` for `iterations`, seeded, in a fresh graph.
+    fn run_with(config: &SearchConfig, pos: &Position, iterations: u64) -> (SearchReport, Graph) {
         let mut graph = Graph::default();
         let mut rng = SmallRng::seed_from_u64(5);
-        let config = SearchConfig::strong();
         let r = search(
             pos,
             0,
             &mut graph,
-            &config,
+            config,
             &limits(iterations, 64 << 20),
             &mut rng,
         )
@@ -441,17 +446,7 @@ mod tests {
         for switches in LEARNED_POLICIES {
             let mut config = strong_with(switches);
             config.techniques.graph = true;
-            let mut graph = Graph::default();
-            let mut rng = SmallRng::seed_from_u64(5);
-            let r = search(
-                &pos,
-                0,
-                &mut graph,
-                &config,
-                &limits(200_000, 64 << 20),
-                &mut rng,
-            )
-            .unwrap();
+            let (r, _) = run_with(&config, &pos, 200_000);
             assert_eq!(r.proof, NodeKind::Win, "{switches}");
             assert!(r.col == 1 || r.col == 4, "{switches}: {r:?}");
         }

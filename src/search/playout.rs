@@ -82,7 +82,7 @@ pub fn tactical_playout<R: RngCore>(
 /// ([`Learned::pick`]: the last good reply to the previous move, or the best move
 /// average), and which records every move it plays there.
 #[inline]
-pub fn tactical_playout_with_replies<R: RngCore>(
+pub fn tactical_playout_learned<R: RngCore>(
     pos: &mut ThreatPosition,
     keep_threats: bool,
     replies: &mut Learned,
@@ -131,7 +131,7 @@ fn playout_with<const REPLIES: bool, R: RngCore>(
                 let col = replies
                     .pick(to_move, candidates, pos.position(), rng)
                     .unwrap_or_else(|| random_bit(candidates, rng));
-                replies.record(Learned::cell(pos.position().landing_row(col), col));
+                replies.record_move(pos.position(), col);
                 col
             }
             _ => random_bit(candidates, rng),

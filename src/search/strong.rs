@@ -27,7 +27,7 @@
 //!   deadline.
 
 use super::learned::Learned;
-use super::playout::{Outcome, random_playout, tactical_playout, tactical_playout_with_replies};
+use super::playout::{Outcome, random_playout, tactical_playout, tactical_playout_learned};
 use super::threat_sequence::wins_by_threats;
 use super::transpositions::Transpositions;
 use super::tree::{NodeId, NodeKind, ROOT, Tree};
@@ -99,7 +99,7 @@ pub fn search<R: RngCore>(
             &tables,
             rng,
         );
-        if config.techniques.uses_replies() {
+        if config.techniques.learns_playout_policy() {
             replies.learn(outcome);
         }
         backup(tree, &path[..=depth], root.to_move(), outcome);
@@ -215,8 +215,8 @@ fn descend<const GRAPH: bool, R: RngCore>(
             return (outcome, depth);
         }
         let col = tree.node(child).col as usize;
-        if config.techniques.uses_replies() {
-            replies.record(Learned::cell(scratch.position().landing_row(col), col));
+        if config.techniques.learns_playout_policy() {
+            replies.record_move(scratch.position(), col);
         }
         let won = scratch.play(col);
         depth += 1;
@@ -331,8 +331,8 @@ fn playout<R: RngCore>(
     rng: &mut R,
 ) -> Outcome {
     let keep_threats = config.techniques.keep_threats;
-    if config.techniques.tactical_playouts && config.techniques.uses_replies() {
-        tactical_playout_with_replies(scratch, keep_threats, replies, rng)
+    if config.techniques.tactical_playouts && config.techniques.learns_playout_policy() {
+        tactical_playout_learned(scratch, keep_threats, replies, rng)
     } else if config.techniques.tactical_playouts {
         tactical_playout(scratch, keep_threats, rng)
     } else {
