@@ -88,8 +88,9 @@ fn positions() -> Vec<(&'static str, Position)> {
 /// (GRAVITY4_ENABLE=reply-sequences) and "strong+table" with the transposition table
 /// (GRAVITY4_ENABLE=transpositions), to show what each costs. "graph" is the strong
 /// profile's Monte-Carlo graph search (GRAVITY4_ENABLE=graph) and "graph-no-catch-up" the
-/// same without the catch-up stop (every iteration ends in a playout); "strong+lgr" the
-/// strong profile with last good replies in its playouts (GRAVITY4_ENABLE=last-good-reply).
+/// same without the catch-up stop (every iteration ends in a playout); "strong-lgr" the
+/// strong profile without last good replies in its playouts (GRAVITY4_DISABLE=last-good-reply,
+/// the default before they were confirmed at 2 s).
 /// The last three run only when asked for with `--profiles`.
 const PROFILES: [&str; 8] = [
     "classic",
@@ -99,7 +100,7 @@ const PROFILES: [&str; 8] = [
     "strong+table",
     "graph",
     "graph-no-catch-up",
-    "strong+lgr",
+    "strong-lgr",
 ];
 
 /// The rows run when `--profiles` does not choose.

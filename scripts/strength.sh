@@ -34,9 +34,10 @@
 #                               commit d600866 at GRAVITY4_MOVE_MS=200, same SPRT, seed 3101
 #   scripts/strength.sh fpu     first-play urgency GRAVITY4_FPU=$FPU (default 0.1) vs the
 #                               default at GRAVITY4_MOVE_MS=200, same SPRT, seed 3301
-#   scripts/strength.sh lgr     last good replies with forgetting in the playouts
-#                               (GRAVITY4_ENABLE=last-good-reply) vs the default, this build
-#                               on both sides, at GRAVITY4_MOVE_MS=200, same SPRT, seed 3501
+#   scripts/strength.sh lgr     last good replies with forgetting in the playouts (the
+#                               default since step 22b) vs without them
+#                               (GRAVITY4_DISABLE=last-good-reply), this build on both
+#                               sides, at GRAVITY4_MOVE_MS=200, same SPRT, seed 3501
 #   scripts/strength.sh lgr2    two-move replies as well (GRAVITY4_ENABLE=last-good-reply-2)
 #                               vs one-move replies only, at GRAVITY4_MOVE_MS=200, same
 #                               SPRT, seed 3502
@@ -229,7 +230,7 @@ main() {
         # Issue 17, step 22, hints: the learned playout policies, this build on both sides.
         local with_replies=GRAVITY4_ENABLE=last-good-reply
         case $COMMAND in
-        lgr) step_22_hint 22-last-good-reply "$with_replies" GRAVITY4_PROFILE=strong 3501 ;;
+        lgr) step_22_hint 22-last-good-reply "$with_replies" GRAVITY4_DISABLE=last-good-reply 3501 ;;
         lgr2) step_22_hint 22c-two-move-replies GRAVITY4_ENABLE=last-good-reply-2 "$with_replies" 3502 ;;
         exact) step_22_hint 22d-exact-replies "$with_replies,exact-replies" "$with_replies" 3503 ;;
         graph-lgr) step_22_hint 22e-graph-lgr \

@@ -40,7 +40,7 @@ pub fn search(
     }
     config.techniques.threat_sequences = row != "strong-chains";
     config.techniques.reply_sequences = row == "strong+replies";
-    config.techniques.last_good_reply = row == "strong+lgr";
+    config.techniques.last_good_reply = row != "strong-lgr";
     let mut graph = Transpositions::default();
     if row == "strong+table" {
         config.techniques.transpositions = true;

@@ -92,10 +92,13 @@ pub type Switch = fn(&mut Techniques) -> &mut bool;
 
 impl Techniques {
     /// What the strong profile uses unless told otherwise: every technique that measured
-    /// as a gain (STRENGTH.md). Off: the transposition table (level at 200 ms per move, for
-    /// 32 MiB and a third of the iterations), reply sequences (checking every new child
-    /// lost 23 Elo at 100 ms, checking at a node's 8th visit 47) and the early stop
-    /// (searching the whole budget won 59 Elo at 100 ms).
+    /// as a gain (STRENGTH.md), last good replies confirmed at 2 s a move (step 22b). Off:
+    /// the transposition table (level at 200 ms per move, for 32 MiB and a third of the
+    /// iterations), reply sequences (checking every new child lost 23 Elo at 100 ms,
+    /// checking at a node's 8th visit 47), the early stop (searching the whole budget won
+    /// 59 Elo at 100 ms), the graph search (+30 +- 45 at 2 s, not significant; level with
+    /// replies on) and the learned policies that added nothing measurable on top of the
+    /// one-move replies (two-move and exact replies, move averages).
     pub const DEFAULT: Techniques = Techniques {
         tactical_playouts: true,
         keep_threats: true,
@@ -107,7 +110,7 @@ impl Techniques {
         early_stop: false,
         graph: false,
         catch_up: true,
-        last_good_reply: false,
+        last_good_reply: true,
         two_move_replies: false,
         exact_replies: false,
         mast: false,

@@ -25,9 +25,10 @@
 //! candidate whose landing cell has the best mean, with probability 1 - [`MAST_EPSILON`],
 //! and a random candidate otherwise.
 //!
-//! The tables are per search: their knowledge is about the positions around one root. Off
-//! by default (`GRAVITY4_ENABLE=last-good-reply`, `last-good-reply-2`, `mast`); STRENGTH.md
-//! has what they measured.
+//! The tables are per search: their knowledge is about the positions around one root. The
+//! one-move replies are on by default (`GRAVITY4_DISABLE=last-good-reply` switches them
+//! off), the rest off (`GRAVITY4_ENABLE=last-good-reply-2`, `exact-replies`, `mast`);
+//! STRENGTH.md step 22 has what they measured.
 
 use super::config::Techniques;
 use super::playout::Outcome;
