@@ -90,9 +90,10 @@ fn positions() -> Vec<(&'static str, Position)> {
 /// profile's Monte-Carlo graph search (GRAVITY4_ENABLE=graph) and "graph-no-catch-up" the
 /// same without the catch-up stop (every iteration ends in a playout); "strong-lgr" the
 /// strong profile without last good replies in its playouts (GRAVITY4_DISABLE=last-good-reply,
-/// the default before they were confirmed at 2 s).
-/// The last three run only when asked for with `--profiles`.
-const PROFILES: [&str; 8] = [
+/// the default before they were confirmed at 2 s), "strong+ppa" the strong profile with
+/// playout policy adaptation as well (GRAVITY4_ENABLE=policy-adaptation).
+/// The last four run only when asked for with `--profiles`.
+const PROFILES: [&str; 9] = [
     "classic",
     "strong",
     "strong-chains",
@@ -101,6 +102,7 @@ const PROFILES: [&str; 8] = [
     "graph",
     "graph-no-catch-up",
     "strong-lgr",
+    "strong+ppa",
 ];
 
 /// The rows run when `--profiles` does not choose.

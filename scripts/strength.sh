@@ -50,6 +50,9 @@
 #   scripts/strength.sh mast    move averages on top of last good replies
 #                               (GRAVITY4_ENABLE=last-good-reply,mast) vs the replies alone,
 #                               at GRAVITY4_MOVE_MS=200, same SPRT, seed 3505
+#   scripts/strength.sh ppa     playout policy adaptation on top of last good replies
+#                               (GRAVITY4_ENABLE=policy-adaptation) vs the replies alone,
+#                               at GRAVITY4_MOVE_MS=200, same SPRT, seed 3506
 #   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
 #                               names the run) vs d600866's default at 2000 ms, 100 boards,
 #                               seed FULL_SEED (2201), one game at a time; RESUME=1 continues the run
@@ -226,7 +229,7 @@ main() {
         ab_of_copy "17-fpu-${FPU:-0.1}-$GRAVITY4_MOVE_MS" "$LIB" fpu "GRAVITY4_FPU=${FPU:-0.1}" \
             "GRAVITY4_FPU=none" 200 3301
         ;;
-    lgr | lgr2 | exact | graph-lgr | mast)
+    lgr | lgr2 | exact | graph-lgr | mast | ppa)
         # Issue 17, step 22, hints: the learned playout policies, this build on both sides.
         local with_replies=GRAVITY4_ENABLE=last-good-reply
         case $COMMAND in
@@ -236,6 +239,7 @@ main() {
         graph-lgr) step_22_hint 22e-graph-lgr \
             "GRAVITY4_ENABLE=graph,last-good-reply,GRAVITY4_DISABLE=catch-up" "$with_replies" 3504 ;;
         mast) step_22_hint 22f-mast "$with_replies,mast" "$with_replies" 3505 ;;
+        ppa) step_22_hint 22g-policy-adaptation "$with_replies,policy-adaptation" "$with_replies" 3506 ;;
         esac
         ;;
     vs-d600866)
@@ -308,7 +312,7 @@ main() {
             --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
         ;;
     *)
-        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
+        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|ppa|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
         exit 2
         ;;
     esac

@@ -85,6 +85,10 @@ pub struct Techniques {
     /// Playouts with a free choice mostly play the candidate cell with the best mean result
     /// for its mover so far in this search (move averages, MAST; [`super::learned`]).
     pub mast: bool,
+    /// Playouts with a free choice and no reply draw among the candidates by a policy that
+    /// each won iteration shifts towards the winner's choices (playout policy adaptation,
+    /// PPA; [`super::learned`]).
+    pub policy_adaptation: bool,
 }
 
 /// The field of [`Techniques`] a switch name turns on or off.
@@ -114,6 +118,7 @@ impl Techniques {
         two_move_replies: false,
         exact_replies: false,
         mast: false,
+        policy_adaptation: false,
     };
 
     /// None at all: the classic profile, which plays random playouts on a fresh tree and
@@ -133,10 +138,11 @@ impl Techniques {
         two_move_replies: false,
         exact_replies: false,
         mast: false,
+        policy_adaptation: false,
     };
 
     /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
-    pub const SWITCHES: [(&'static str, Switch); 14] = [
+    pub const SWITCHES: [(&'static str, Switch); 15] = [
         ("tactical-playouts", |t| &mut t.tactical_playouts),
         ("keep-threats", |t| &mut t.keep_threats),
         ("reuse", |t| &mut t.reuse),
@@ -151,12 +157,13 @@ impl Techniques {
         ("last-good-reply-2", |t| &mut t.two_move_replies),
         ("exact-replies", |t| &mut t.exact_replies),
         ("mast", |t| &mut t.mast),
+        ("policy-adaptation", |t| &mut t.policy_adaptation),
     ];
 
     /// Whether the playouts use a policy learned during the search (last good replies of
-    /// either kind, move averages).
+    /// either kind, move averages, policy adaptation).
     pub fn learns_playout_policy(&self) -> bool {
-        self.last_good_reply || self.two_move_replies || self.mast
+        self.last_good_reply || self.two_move_replies || self.mast || self.policy_adaptation
     }
 
     /// [`Self::DEFAULT`] with the techniques named in the comma lists `enable` switched on,

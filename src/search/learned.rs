@@ -25,9 +25,18 @@
 //! candidate whose landing cell has the best mean, with probability 1 - [`MAST_EPSILON`],
 //! and a random candidate otherwise.
 //!
+//! Playout policy adaptation (PPA, Cazenave, "Playout Policy Adaptation", 2015) keeps a
+//! weight per side and cell. A free choice with no reply draws a candidate with probability
+//! proportional to the weight of its landing cell. After an iteration won by one side,
+//! each free choice that side made in the playout moves its policy towards the move it
+//! chose: the chosen cell's log-weight gains [`ADAPTATION_RATE`] and every candidate's
+//! loses the rate times its probability, so a choice's total log-weight is kept. The
+//! weights are kept as `exp(log-weight)` and updated by products (no `exp` per update).
+//!
 //! The tables are per search: their knowledge is about the positions around one root. The
 //! one-move replies are on by default (`GRAVITY4_DISABLE=last-good-reply` switches them
-//! off), the rest off (`GRAVITY4_ENABLE=last-good-reply-2`, `exact-replies`, `mast`);
+//! off), the rest off (`GRAVITY4_ENABLE=last-good-reply-2`, `exact-replies`, `mast`,
+//! `policy-adaptation`);
 //! STRENGTH.md step 22 has what they measured.
 
 use super::config::Techniques;
@@ -38,6 +47,14 @@ use rand::RngCore;
 /// The share of free playout choices that move averages leave to chance: 0.5, not tuned
 /// (STRENGTH.md step 22).
 pub const MAST_EPSILON: f64 = 0.5;
+
+/// The step of policy adaptation on a log-weight: 0.32, the value of Cazenave's paper, not
+/// tuned here.
+pub const ADAPTATION_RATE: f32 = 0.32;
+
+/// The range policy adaptation keeps its weights in (`exp` of about -7 and +7), so that
+/// no weight overflows or reaches 0 however long the search.
+const WEIGHT_RANGE: (f32, f32) = (1e-3, 1e3);
 
 /// A cell as one byte: `row * MAX_SIZE + col`.
 pub type Cell = u8;
@@ -72,6 +89,29 @@ pub struct Learned {
     replies: bool,
     /// Move averages, when on: `(half_points, visits, mean)` per side and cell.
     averages: Option<Box<MoveAverages>>,
+    /// Policy adaptation, when on: the weights, and this iteration's free choices.
+    adaptation: Option<Box<PolicyAdaptation>>,
+}
+
+/// The policy of [`ADAPTATION_RATE`]'s adaptation and what it learns from.
+#[derive(Clone)]
+struct PolicyAdaptation {
+    /// `weight[side][cell]`: `exp` of `side`'s log-weight for a stone on `cell`, within
+    /// [`WEIGHT_RANGE`]; 1 until learned.
+    weight: [[f32; CELLS]; 2],
+    /// The free choices of the iteration under way, in order.
+    choices: Vec<Choice>,
+}
+
+/// One free choice of a playout: the candidates' landing cells, and where the move chosen
+/// among them is recorded.
+#[derive(Clone, Copy)]
+struct Choice {
+    /// Index in [`Learned::moves`] of the move chosen.
+    at: u8,
+    /// How many of `cells` are candidates.
+    count: u8,
+    cells: [Cell; MAX_SIZE],
 }
 
 /// Each side's results per cell it played: half points, visits, and the mean with one tie
@@ -86,7 +126,7 @@ struct MoveAverages {
 impl Learned {
     /// Empty tables for the learned policies `techniques` switch on: one-move replies
     /// (`last_good_reply`), two-move ones too (`two_move_replies`), as cells
-    /// (`exact_replies`), move averages (`mast`).
+    /// (`exact_replies`), move averages (`mast`), policy adaptation (`policy_adaptation`).
     pub fn new(techniques: &Techniques) -> Learned {
         let two_moves = techniques.two_move_replies;
         let pairs = || vec![0; if two_moves { CELLS * CELLS } else { 0 }];
@@ -105,6 +145,12 @@ impl Learned {
                     mean: [[0.5; CELLS]; 2],
                 })
             }),
+            adaptation: techniques.policy_adaptation.then(|| {
+                Box::new(PolicyAdaptation {
+                    weight: [[1.0; CELLS]; 2],
+                    choices: Vec::with_capacity(MAX_MOVES),
+                })
+            }),
         }
     }
 
@@ -119,6 +165,9 @@ impl Learned {
     pub fn begin(&mut self, first_mover: Side) {
         self.len = 2;
         self.first_mover = first_mover;
+        if let Some(adaptation) = self.adaptation.as_deref_mut() {
+            adaptation.choices.clear();
+        }
     }
 
     /// Records the stone the side to move in `pos` is about to drop in `col`.
@@ -166,37 +215,33 @@ impl Learned {
     }
 
     /// The column a playout with a free choice among `candidates` (a non-empty column
-    /// mask) should play for `side` in `pos`: the good reply to the last move(s) if it is a
-    /// candidate, else (with move averages, most of the time) the candidate whose landing
-    /// cell has the best mean; `None` leaves the choice to chance.
+    /// mask) should play for `side` in `pos`, which is recorded next: the good reply to the
+    /// last move(s) if it is a candidate, else (with move averages, most of the time) the
+    /// candidate whose landing cell has the best mean, else (with policy adaptation) a draw
+    /// by the adapted policy; `None` leaves the choice to chance. With policy adaptation the
+    /// choice is noted whoever makes it, for [`Self::learn`].
     #[inline(always)]
     pub fn pick<R: RngCore>(
-        &self,
+        &mut self,
         side: Side,
         candidates: u16,
         pos: &Position,
         rng: &mut R,
     ) -> Option<usize> {
+        if let Some(adaptation) = self.adaptation.as_deref_mut() {
+            adaptation.note(self.len, candidates, pos);
+        }
         let reply = self.reply_mask(side, pos) & candidates;
         if reply != 0 {
             return Some(reply.trailing_zeros() as usize);
         }
-        let averages = self.averages.as_deref()?;
-        if f64::from(rng.next_u32()) < MAST_EPSILON * 4_294_967_296.0 {
-            return None;
+        if let Some(averages) = self.averages.as_deref()
+            && f64::from(rng.next_u32()) >= MAST_EPSILON * 4_294_967_296.0
+        {
+            return averages.best(side, candidates, pos);
         }
-        let means = &averages.mean[side as usize];
-        let (mut best, mut best_mean) = (None, f32::NEG_INFINITY);
-        let mut rest = candidates;
-        while rest != 0 {
-            let col = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let mean = means[usize::from(Learned::cell(pos.landing_row(col), col))];
-            if mean > best_mean {
-                (best, best_mean) = (Some(col), mean);
-            }
-        }
-        best
+        let adaptation = self.adaptation.as_deref()?;
+        adaptation.draw(self.len, side, rng)
     }
 
     /// Learns from the iteration just finished: the winner's replies are stored, the
@@ -204,6 +249,10 @@ impl Learned {
     pub fn learn(&mut self, outcome: Outcome) {
         if let Some(averages) = self.averages.as_deref_mut() {
             averages.learn(&self.moves[2..self.len], self.first_mover, outcome);
+        }
+        if let (Some(adaptation), Outcome::Win(winner)) = (self.adaptation.as_deref_mut(), outcome)
+        {
+            adaptation.learn(&self.moves[..self.len], self.first_mover, winner);
         }
         if self.replies {
             self.learn_replies(outcome);
@@ -238,6 +287,24 @@ impl Learned {
 }
 
 impl MoveAverages {
+    /// The candidate column of `candidates` whose landing cell in `pos` has `side`'s best
+    /// mean (the lowest column among equals).
+    #[inline(always)]
+    fn best(&self, side: Side, candidates: u16, pos: &Position) -> Option<usize> {
+        let means = &self.mean[side as usize];
+        let (mut best, mut best_mean) = (None, f32::NEG_INFINITY);
+        let mut rest = candidates;
+        while rest != 0 {
+            let col = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let mean = means[usize::from(Learned::cell(pos.landing_row(col), col))];
+            if mean > best_mean {
+                (best, best_mean) = (Some(col), mean);
+            }
+        }
+        best
+    }
+
     /// Adds `outcome` to the average of each move of `moves`, the first made by
     /// `first_mover`, for its mover.
     fn learn(&mut self, moves: &[Cell], first_mover: Side, outcome: Outcome) {
@@ -250,6 +317,81 @@ impl MoveAverages {
             self.mean[s][c] =
                 (self.half_points[s][c] + 1) as f32 / (2 * (self.visits[s][c] + 1)) as f32;
             side = side.other();
+        }
+    }
+}
+
+impl PolicyAdaptation {
+    /// Notes a free choice among `candidates` in `pos`, whose move will be recorded at
+    /// index `at`. A lone candidate is no choice: nothing to learn from it.
+    #[inline(always)]
+    fn note(&mut self, at: usize, candidates: u16, pos: &Position) {
+        if candidates & candidates.wrapping_sub(1) == 0 || self.choices.len() == MAX_MOVES {
+            return;
+        }
+        let mut choice = Choice {
+            at: at as u8,
+            count: 0,
+            cells: [0; MAX_SIZE],
+        };
+        let mut rest = candidates;
+        while rest != 0 {
+            let col = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            choice.cells[usize::from(choice.count)] = Learned::cell(pos.landing_row(col), col);
+            choice.count += 1;
+        }
+        self.choices.push(choice);
+    }
+
+    /// A column drawn for `side` among the candidates of the choice noted for the move at
+    /// index `at`, each with probability proportional to its cell's weight; `None` when
+    /// that choice was not noted (a lone candidate).
+    #[inline(always)]
+    fn draw<R: RngCore>(&self, at: usize, side: Side, rng: &mut R) -> Option<usize> {
+        let choice = self.choices.last().filter(|c| usize::from(c.at) == at)?;
+        let cells = &choice.cells[..usize::from(choice.count)];
+        let weight = &self.weight[side as usize];
+        let total: f32 = cells.iter().map(|&c| weight[usize::from(c)]).sum();
+        // A uniform draw in [0, total); the last cell takes any rounding left over.
+        let mut left = (rng.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32) * total;
+        for &cell in &cells[..cells.len() - 1] {
+            left -= weight[usize::from(cell)];
+            if left < 0.0 {
+                return Some(usize::from(cell) % MAX_SIZE);
+            }
+        }
+        Some(usize::from(cells[cells.len() - 1]) % MAX_SIZE)
+    }
+
+    /// Moves `winner`'s policy towards each free choice it made in the iteration whose
+    /// recorded moves are `moves` (two [`NO_CELL`]s first; the first move, at index 2, made
+    /// by `first_mover`).
+    fn learn(&mut self, moves: &[Cell], first_mover: Side, winner: Side) {
+        let gain = ADAPTATION_RATE.exp();
+        let (low, high) = WEIGHT_RANGE;
+        for choice in &self.choices {
+            let at = usize::from(choice.at);
+            let side = if at % 2 == 0 {
+                first_mover
+            } else {
+                first_mover.other()
+            };
+            if side != winner || at >= moves.len() {
+                continue;
+            }
+            let weight = &mut self.weight[side as usize];
+            let cells = &choice.cells[..usize::from(choice.count)];
+            let total: f32 = cells.iter().map(|&c| weight[usize::from(c)]).sum();
+            let step = ADAPTATION_RATE / total;
+            for &cell in cells {
+                // exp(-rate * p) to second order (rate * p <= 0.32: within 0.7 %).
+                let w = &mut weight[usize::from(cell)];
+                let x = *w * step;
+                *w = (*w * (1.0 - x + 0.5 * x * x)).max(low);
+            }
+            let chosen = &mut weight[usize::from(moves[at])];
+            *chosen = (*chosen * gain).min(high);
         }
     }
 }
@@ -337,6 +479,77 @@ mod tests {
         // Without the reply among the candidates, the averages (or chance) choose.
         let other = l.pick(Side::Us, 1 << 3 | 1 << 5, &pos, &mut rng);
         assert!(other.is_none() || other == Some(3), "{other:?}");
+    }
+
+    /// Policy adaptation: `Us` chose column 3 over 8 (and 5) in iterations it won, and the
+    /// draws come to follow; `Them`'s weights learn nothing from `Us`'s wins.
+    #[test]
+    fn policy_adaptation_moves_towards_the_winner_s_choices() {
+        let mut l = Learned::new(&switches("policy-adaptation"));
+        let pos = empty();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        let share_of_3 = |l: &mut Learned, rng: &mut rand::rngs::SmallRng| {
+            let mut threes = 0;
+            for _ in 0..1000 {
+                l.begin(Side::Us);
+                threes += usize::from(l.pick(Side::Us, 1 << 3 | 1 << 8, &pos, rng) == Some(3));
+            }
+            threes
+        };
+        let before = share_of_3(&mut l, &mut rng);
+        assert!((400..600).contains(&before), "uniform at first: {before}");
+        for _ in 0..30 {
+            l.begin(Side::Us);
+            l.pick(Side::Us, 1 << 3 | 1 << 5 | 1 << 8, &pos, &mut rng);
+            l.record(Learned::cell(11, 3));
+            l.learn(Outcome::Win(Side::Us));
+        }
+        let after = share_of_3(&mut l, &mut rng);
+        assert!(after > 950, "column 3 drawn {after} times in 1000");
+        let weights = &l.adaptation.as_ref().unwrap().weight;
+        assert!(weights[Side::Them as usize].iter().all(|&w| w == 1.0));
+        // A lost or tied iteration teaches the loser nothing either.
+        for outcome in [Outcome::Win(Side::Them), Outcome::Tie] {
+            l.begin(Side::Us);
+            l.pick(Side::Us, 1 << 3 | 1 << 8, &pos, &mut rng);
+            l.record(Learned::cell(11, 8));
+            l.learn(outcome);
+        }
+        assert!(share_of_3(&mut l, &mut rng) > 950);
+    }
+
+    /// However one-sided the results, the weights stay in their range: finite, and a
+    /// choice never made by the winner keeps a chance.
+    #[test]
+    fn policy_weights_stay_in_range() {
+        let mut l = Learned::new(&switches("policy-adaptation"));
+        let pos = empty();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(4);
+        for _ in 0..100_000 {
+            l.begin(Side::Us);
+            l.pick(Side::Us, 1 << 3 | 1 << 8, &pos, &mut rng);
+            l.record(Learned::cell(11, 3));
+            l.learn(Outcome::Win(Side::Us));
+        }
+        let (low, high) = WEIGHT_RANGE;
+        let weights = &l.adaptation.as_ref().unwrap().weight[Side::Us as usize];
+        assert!(weights.iter().all(|&w| (low..=high).contains(&w)));
+        assert_eq!(weights[usize::from(Learned::cell(11, 3))], high);
+        assert!(weights[usize::from(Learned::cell(11, 8))] < 0.1);
+    }
+
+    /// A lone candidate is no choice: it is not noted, and an earlier choice's candidates
+    /// are never drawn from for it.
+    #[test]
+    fn a_lone_candidate_is_not_a_choice() {
+        let mut l = Learned::new(&switches("policy-adaptation"));
+        let pos = empty();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        l.begin(Side::Us);
+        l.pick(Side::Us, 1 << 3 | 1 << 8, &pos, &mut rng);
+        l.record(Learned::cell(11, 3));
+        assert_eq!(l.pick(Side::Them, 1 << 6, &pos, &mut rng), None);
+        assert_eq!(l.adaptation.as_ref().unwrap().choices.len(), 1);
     }
 
     /// An empty 12x12 board (blocked cell in the top left corner).

@@ -180,12 +180,14 @@ pub(crate) mod testing {
 
     /// Every learned playout policy ([`super::learned`]) as a `GRAVITY4_ENABLE` list, for
     /// tests that each leaves a search correct.
-    pub const LEARNED_POLICIES: [&str; 5] = [
+    pub const LEARNED_POLICIES: [&str; 7] = [
         "last-good-reply",
         "last-good-reply-2",
         "last-good-reply,exact-replies",
         "mast",
         "last-good-reply,mast",
+        "policy-adaptation",
+        "last-good-reply,policy-adaptation",
     ];
 
     /// The strong profile with the techniques of the comma list `enable` switched on.
