@@ -56,6 +56,12 @@
 #   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
 #                               names the run) vs d600866's default at 2000 ms, 100 boards,
 #                               seed FULL_SEED (2201), one game at a time; RESUME=1 continues the run
+#                               on its own copy of the library, SHARD=I/N plays part I of N
+#   scripts/strength.sh ablation  the default vs itself with TECHNIQUE switched off
+#                               (tactical-playouts, keep-threats, threat-sequences, reuse,
+#                               endgame or last-good-reply) at 2000 ms, 100 boards, a seed
+#                               per technique (2601-2606), one game at a time; RESUME=1
+#                               continues, SHARD=I/N plays part I of N (judge merge joins them)
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh reversi  Reversi: default (strong) vs classic at 5000 ms, 50 paired
 #                               openings, RULE=standard|no-adjacent, seed REVERSI_SEED
@@ -104,6 +110,24 @@ copy_of() {
 # crashed that player with SIGBUS once).
 replace_file() {
     mkdir -p "$(dirname "$2")" && cp "$1" "$2.tmp.$$" && mv -f "$2.tmp.$$" "$2"
+}
+
+# This build's copy named $1 for a run of its own: with RESUME=1 an existing copy is kept
+# as it is (the run's log pins its SHA-256, so a resumed run must play the same file even
+# after the code has changed), otherwise this build is copied.
+run_copy() {
+    if [ "${RESUME:-0}" = 1 ] && [ -f "$OUT/libs/$1.so" ]; then echo "$OUT/libs/$1.so"; else
+        copy_of "$LIB" "$1"
+    fi
+}
+
+# The run directory $1 as judge arguments, one a line: --resume when RESUME=1 and it exists,
+# else a new run (--out, after removing any old one); SHARD=I/N adds --shard.
+run_dir_args() {
+    if [ "${RESUME:-0}" = 1 ] && [ -d "$1" ]; then printf '%s\n' --resume "$1"; else
+        rm -rf "$1" && printf '%s\n' --out "$1"
+    fi
+    if [ -n "${SHARD:-}" ]; then printf '%s\n' --shard "$SHARD"; fi
 }
 
 # A/B match between two configurations ($4, $5) of a copy of library $2 named $3.
@@ -248,14 +272,33 @@ main() {
         # default of d600866 at the full 2 s, 100 boards (200 games), one game at a time. It takes
         # hours: RESUME=1 continues the run directory of the same TAG instead of starting over.
         tag=${TAG:-default} dir=$OUT/full-vs-d600866-${TAG:-default}
-        ours=$(copy_of "$LIB" "$tag") && ours=$ours${SWITCHES:+@$SWITCHES}
+        ours=$(run_copy "$tag") && ours=$ours${SWITCHES:+@$SWITCHES}
         base=$(copy_of "$(library_at d600866)" d600866)
-        if [ "${RESUME:-0}" = 1 ] && [ -d "$dir" ]; then where=(--resume "$dir"); else
-            rm -rf "$dir" && where=(--out "$dir")
-        fi
+        mapfile -t where < <(run_dir_args "$dir")
         one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
         "$JUDGE" match "$ours" "$base" --pairs "${FULL_PAIRS:-100}" --seed "${FULL_SEED:-2201}" -q \
             "${one[@]}" "${where[@]}"
+        ;;
+    ablation)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
+        # Issue 17's ablation table: the default against itself with TECHNIQUE switched off,
+        # this build on both sides (copied as libs/ablation-TECHNIQUE.so), at the full 2 s,
+        # FULL_PAIRS boards (100), one game at a time, a seed of its own per technique.
+        technique=${TECHNIQUE:-}
+        case $technique in
+        tactical-playouts) seed=2601 ;; keep-threats) seed=2602 ;; threat-sequences) seed=2603 ;;
+        reuse) seed=2604 ;; endgame) seed=2605 ;; last-good-reply) seed=2606 ;;
+        *)
+            echo "TECHNIQUE must be one of tactical-playouts keep-threats threat-sequences" \
+                "reuse endgame last-good-reply" >&2
+            exit 2
+            ;;
+        esac
+        lib=$(run_copy "ablation-$technique")
+        mapfile -t where < <(run_dir_args "$OUT/ablation-$technique-$GRAVITY4_MOVE_MS")
+        one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
+        "$JUDGE" match "$lib@GRAVITY4_PROFILE=strong" "$lib@GRAVITY4_DISABLE=$technique" \
+            --pairs "${FULL_PAIRS:-100}" --seed "$seed" -q "${one[@]}" "${where[@]}"
         ;;
     full)
         export GRAVITY4_MOVE_MS=2000
@@ -312,7 +355,7 @@ main() {
             --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
         ;;
     *)
-        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|ppa|vs-d600866|full|ladder|reversi|reversi-rhino" >&2
+        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|ppa|vs-d600866|ablation|full|ladder|reversi|reversi-rhino" >&2
         exit 2
         ;;
     esac
