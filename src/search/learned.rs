@@ -272,11 +272,7 @@ impl Learned {
             } else {
                 self.moves[i] % MAX_SIZE as u8
             };
-            let side = if i % 2 == 0 {
-                first_mover
-            } else {
-                first_mover.other()
-            };
+            let side = mover_at(i, first_mover);
             let won = side == winner;
             forget_or_keep(&mut self.table[side as usize][usize::from(prev)], col, won);
             if let Some(slot) = self.pairs[side as usize].get_mut(pair_index(before, prev)) {
@@ -293,11 +289,8 @@ impl MoveAverages {
     fn best(&self, side: Side, candidates: u16, pos: &Position) -> Option<usize> {
         let means = &self.mean[side as usize];
         let (mut best, mut best_mean) = (None, f32::NEG_INFINITY);
-        let mut rest = candidates;
-        while rest != 0 {
-            let col = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let mean = means[usize::from(Learned::cell(pos.landing_row(col), col))];
+        for (col, cell) in landing_cells(candidates, pos) {
+            let mean = means[usize::from(cell)];
             if mean > best_mean {
                 (best, best_mean) = (Some(col), mean);
             }
@@ -334,11 +327,8 @@ impl PolicyAdaptation {
             count: 0,
             cells: [0; MAX_SIZE],
         };
-        let mut rest = candidates;
-        while rest != 0 {
-            let col = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            choice.cells[usize::from(choice.count)] = Learned::cell(pos.landing_row(col), col);
+        for (_, cell) in landing_cells(candidates, pos) {
+            choice.cells[usize::from(choice.count)] = cell;
             choice.count += 1;
         }
         self.choices.push(choice);
@@ -372,11 +362,7 @@ impl PolicyAdaptation {
         let (low, high) = WEIGHT_RANGE;
         for choice in &self.choices {
             let at = usize::from(choice.at);
-            let side = if at % 2 == 0 {
-                first_mover
-            } else {
-                first_mover.other()
-            };
+            let side = mover_at(at, first_mover);
             if side != winner || at >= moves.len() {
                 continue;
             }
@@ -394,6 +380,31 @@ impl PolicyAdaptation {
             *chosen = (*chosen * gain).min(high);
         }
     }
+}
+
+/// The side that made the move recorded at index `i` of [`Learned::moves`] (from 2), the
+/// first of them made by `first_mover`.
+#[inline(always)]
+fn mover_at(i: usize, first_mover: Side) -> Side {
+    if i.is_multiple_of(2) {
+        first_mover
+    } else {
+        first_mover.other()
+    }
+}
+
+/// Each candidate column of `candidates` with the cell its stone lands on in `pos`.
+#[inline(always)]
+fn landing_cells(candidates: u16, pos: &Position) -> impl Iterator<Item = (usize, Cell)> + '_ {
+    let mut rest = candidates;
+    std::iter::from_fn(move || {
+        if rest == 0 {
+            return None;
+        }
+        let col = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        Some((col, Learned::cell(pos.landing_row(col), col)))
+    })
 }
 
 /// The index of the move pair `(before, last)` in a two-move table.
