@@ -53,6 +53,8 @@
 #   scripts/strength.sh ppa     playout policy adaptation on top of last good replies
 #                               (GRAVITY4_ENABLE=policy-adaptation) vs the replies alone,
 #                               at GRAVITY4_MOVE_MS=200, same SPRT, seed 3506
+#   scripts/strength.sh ppa-2s  the same pair at 2000 ms (step 22g at length), FULL_PAIRS
+#                               boards (60), seed 2207, one game at a time; RESUME=1 continues
 #   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
 #                               names the run) vs d600866's default at 2000 ms, 100 boards,
 #                               seed FULL_SEED (2201), one game at a time; RESUME=1 continues the run
@@ -279,6 +281,17 @@ main() {
         "$JUDGE" match "$ours" "$base" --pairs "${FULL_PAIRS:-100}" --seed "${FULL_SEED:-2201}" -q \
             "${one[@]}" "${where[@]}"
         ;;
+    ppa-2s)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
+        # Step 22g at length: this build with playout policy adaptation against itself
+        # without it (both with last good replies, the default), at the full 2 s, FULL_PAIRS
+        # boards (60), one game at a time, seed 2207; RESUME=1 continues on the same copy.
+        lib=$(run_copy ppa-2s)
+        mapfile -t where < <(run_dir_args "$OUT/22g-policy-adaptation-$GRAVITY4_MOVE_MS")
+        one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
+        "$JUDGE" match "$lib@GRAVITY4_ENABLE=policy-adaptation" "$lib@GRAVITY4_PROFILE=strong" \
+            --pairs "${FULL_PAIRS:-60}" --seed 2207 -q "${one[@]}" "${where[@]}"
+        ;;
     ablation)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
         # Issue 17's ablation table: the default against itself with TECHNIQUE switched off,
@@ -355,7 +368,7 @@ main() {
             --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
         ;;
     *)
-        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|ppa|vs-d600866|ablation|full|ladder|reversi|reversi-rhino" >&2
+        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|ppa|ppa-2s|vs-d600866|ablation|full|ladder|reversi|reversi-rhino" >&2
         exit 2
         ;;
     esac
