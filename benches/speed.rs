@@ -14,7 +14,7 @@
 //! `cargo bench --bench speed -- --fixed` does a fixed amount of work instead (20 000
 //! playouts and 20 000 UCT iterations per position and profile) and prints plies, for
 //! instruction counts under `valgrind --tool=callgrind`, which are stable on a shared
-//! machine.
+//! machine; its searches are classic and strong, or those `--profiles` names.
 //!
 //! Every search and tactical playout goes through `speed/api.rs`, so `scripts/speed-vs.sh`
 //! can build this same file against an older library (with `speed/api_before_18.rs` for
@@ -120,7 +120,11 @@ fn option(args: &[String], flag: &str) -> Option<String> {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--fixed") {
-        return fixed_work();
+        let searches = option(&args, "--profiles");
+        let searches: Vec<&str> = searches
+            .as_deref()
+            .map_or(vec!["classic", "strong"], |list| list.split(',').collect());
+        return fixed_work(&searches);
     }
     let values: Vec<Option<String>> = ["--profiles", "--position"]
         .iter()
@@ -250,8 +254,9 @@ fn measure(
 }
 
 /// Runs a fixed number of playouts and iterations per position and profile, printing the
-/// plies played, so `callgrind` totals can be divided into instructions per ply.
-fn fixed_work() {
+/// plies played, so `callgrind` totals can be divided into instructions per ply. The
+/// searches are those of `profiles` (`--profiles`; classic and strong by default).
+fn fixed_work(profiles: &[&str]) {
     let mut tree = Tree::default();
     let mut rng = SmallRng::seed_from_u64(2026);
     for (name, pos) in positions() {
@@ -269,9 +274,9 @@ fn fixed_work() {
             max_iterations: Some(FIXED_WORK),
             ..SearchLimits::for_duration(Duration::from_secs(3600), 256 << 20)
         };
-        api::search(&pos, &mut tree, "classic", &limits, &mut rng);
-        // The strong profile as it ships: no transposition table.
-        api::search(&pos, &mut tree, "strong", &limits, &mut rng);
+        for profile in profiles {
+            api::search(&pos, &mut tree, profile, &limits, &mut rng);
+        }
         println!(
             "{name}: classic playout plies {classic_plies}, strong playout plies {strong_plies}"
         );

@@ -414,6 +414,12 @@ impl Position {
         self.top[col] as usize
     }
 
+    /// Every column's [`Self::top`] (0 past the last column), as one copy.
+    #[inline(always)]
+    pub(crate) fn tops(&self) -> [u8; MAX_SIZE] {
+        self.top
+    }
+
     /// Bit `c` is set iff column `c` can take a stone.
     #[inline]
     pub fn open_columns(&self) -> u16 {

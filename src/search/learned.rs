@@ -103,15 +103,26 @@ struct PolicyAdaptation {
     choices: Vec<Choice>,
 }
 
-/// One free choice of a playout: the candidates' landing cells, and where the move chosen
-/// among them is recorded.
+/// One free choice of a playout: the candidate columns and the board's column heights
+/// then (so the candidates' landing cells can be found later), and where the move chosen
+/// among them is recorded. Copying the heights whole is cheaper than finding the cells of
+/// every choice when most are never drawn from nor learned from.
 #[derive(Clone, Copy)]
 struct Choice {
     /// Index in [`Learned::moves`] of the move chosen.
     at: u8,
-    /// How many of `cells` are candidates.
-    count: u8,
-    cells: [Cell; MAX_SIZE],
+    /// The candidate columns (two or more).
+    candidates: u16,
+    /// [`Position::tops`] when the choice was made.
+    tops: [u8; MAX_SIZE],
+}
+
+impl Choice {
+    /// Each candidate's landing cell, by column.
+    #[inline(always)]
+    fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        columns(self.candidates).map(|col| Learned::cell(usize::from(self.tops[col]) - 1, col))
+    }
 }
 
 /// Each side's results per cell it played: half points, visits, and the mean with one tie
@@ -322,16 +333,11 @@ impl PolicyAdaptation {
         if candidates & candidates.wrapping_sub(1) == 0 || self.choices.len() == MAX_MOVES {
             return;
         }
-        let mut choice = Choice {
+        self.choices.push(Choice {
             at: at as u8,
-            count: 0,
-            cells: [0; MAX_SIZE],
-        };
-        for (_, cell) in landing_cells(candidates, pos) {
-            choice.cells[usize::from(choice.count)] = cell;
-            choice.count += 1;
-        }
-        self.choices.push(choice);
+            candidates,
+            tops: pos.tops(),
+        });
     }
 
     /// A column drawn for `side` among the candidates of the choice noted for the move at
@@ -340,18 +346,19 @@ impl PolicyAdaptation {
     #[inline(always)]
     fn draw<R: RngCore>(&self, at: usize, side: Side, rng: &mut R) -> Option<usize> {
         let choice = self.choices.last().filter(|c| usize::from(c.at) == at)?;
-        let cells = &choice.cells[..usize::from(choice.count)];
         let weight = &self.weight[side as usize];
-        let total: f32 = cells.iter().map(|&c| weight[usize::from(c)]).sum();
+        let total: f32 = choice.cells().map(|c| weight[usize::from(c)]).sum();
         // A uniform draw in [0, total); the last cell takes any rounding left over.
         let mut left = (rng.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32) * total;
-        for &cell in &cells[..cells.len() - 1] {
+        let last = 15 - choice.candidates.leading_zeros() as usize;
+        for cell in choice.cells() {
+            let col = usize::from(cell) % MAX_SIZE;
             left -= weight[usize::from(cell)];
-            if left < 0.0 {
-                return Some(usize::from(cell) % MAX_SIZE);
+            if left < 0.0 || col == last {
+                return Some(col);
             }
         }
-        Some(usize::from(cells[cells.len() - 1]) % MAX_SIZE)
+        unreachable!("a choice has candidates")
     }
 
     /// Moves `winner`'s policy towards each free choice it made in the iteration whose
@@ -367,7 +374,13 @@ impl PolicyAdaptation {
                 continue;
             }
             let weight = &mut self.weight[side as usize];
-            let cells = &choice.cells[..usize::from(choice.count)];
+            // The cells once, for the two passes below.
+            let (mut cells, mut count) = ([0; MAX_SIZE], 0);
+            for cell in choice.cells() {
+                cells[count] = cell;
+                count += 1;
+            }
+            let cells = &cells[..count];
             let total: f32 = cells.iter().map(|&c| weight[usize::from(c)]).sum();
             let step = ADAPTATION_RATE / total;
             for &cell in cells {
@@ -396,6 +409,12 @@ fn mover_at(i: usize, first_mover: Side) -> Side {
 /// Each candidate column of `candidates` with the cell its stone lands on in `pos`.
 #[inline(always)]
 fn landing_cells(candidates: u16, pos: &Position) -> impl Iterator<Item = (usize, Cell)> + '_ {
+    columns(candidates).map(|col| (col, Learned::cell(pos.landing_row(col), col)))
+}
+
+/// The columns of the mask `candidates`, lowest first.
+#[inline(always)]
+fn columns(candidates: u16) -> impl Iterator<Item = usize> {
     let mut rest = candidates;
     std::iter::from_fn(move || {
         if rest == 0 {
@@ -403,7 +422,7 @@ fn landing_cells(candidates: u16, pos: &Position) -> impl Iterator<Item = (usize
         }
         let col = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        Some((col, Learned::cell(pos.landing_row(col), col)))
+        Some(col)
     })
 }
 
