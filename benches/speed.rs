@@ -89,9 +89,10 @@ fn positions() -> Vec<(&'static str, Position)> {
 /// (GRAVITY4_ENABLE=transpositions), to show what each costs. "graph" is the strong
 /// profile's Monte-Carlo graph search (GRAVITY4_ENABLE=graph) and "graph-no-catch-up" the
 /// same without the catch-up stop (every iteration ends in a playout); "strong-lgr" the
-/// strong profile without last good replies in its playouts (GRAVITY4_DISABLE=last-good-reply,
-/// the default before they were confirmed at 2 s), "strong+ppa" the strong profile with
-/// playout policy adaptation as well (GRAVITY4_ENABLE=policy-adaptation).
+/// strong profile without learned playout policies
+/// (GRAVITY4_DISABLE=last-good-reply,policy-adaptation, the default before step 22b),
+/// "strong-ppa" without policy adaptation only (GRAVITY4_DISABLE=policy-adaptation, the
+/// default of step 22b).
 /// The last four run only when asked for with `--profiles`.
 const PROFILES: [&str; 9] = [
     "classic",
@@ -102,7 +103,7 @@ const PROFILES: [&str; 9] = [
     "graph",
     "graph-no-catch-up",
     "strong-lgr",
-    "strong+ppa",
+    "strong-ppa",
 ];
 
 /// The rows run when `--profiles` does not choose.

@@ -61,8 +61,9 @@
 #                               on its own copy of the library, SHARD=I/N plays part I of N
 #   scripts/strength.sh ablation  the default vs itself with TECHNIQUE switched off
 #                               (tactical-playouts, keep-threats, threat-sequences, reuse,
-#                               endgame or last-good-reply) at 2000 ms, 100 boards, a seed
-#                               per technique (2601-2606), one game at a time; RESUME=1
+#                               endgame, last-good-reply or policy-adaptation) at 2000 ms,
+#                               100 boards, a seed per technique (2601-2607), one game at a
+#                               time; RESUME=1
 #                               continues, SHARD=I/N plays part I of N (judge merge joins them)
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh reversi  Reversi: default (strong) vs classic at 5000 ms, 50 paired
@@ -301,9 +302,10 @@ main() {
         case $technique in
         tactical-playouts) seed=2601 ;; keep-threats) seed=2602 ;; threat-sequences) seed=2603 ;;
         reuse) seed=2604 ;; endgame) seed=2605 ;; last-good-reply) seed=2606 ;;
+        policy-adaptation) seed=2607 ;;
         *)
             echo "TECHNIQUE must be one of tactical-playouts keep-threats threat-sequences" \
-                "reuse endgame last-good-reply" >&2
+                "reuse endgame last-good-reply policy-adaptation" >&2
             exit 2
             ;;
         esac

@@ -10,12 +10,12 @@
 //! run 18c of STRENGTH.md measures at 2 s.
 //!
 //! Those searches had no learned playout policy, so their rows run with last good replies
-//! off. The rows `strong+lgr` (the shipped default since step 22b of STRENGTH.md) and
+//! off. The rows `strong+lgr` (the shipped default of step 22b of STRENGTH.md) and
 //! `graph+lgr` were recorded from the build that made the replies the default. The
 //! `strong+lgr` rows are also what 54b5caa's library gives (checked by running this test
 //! there), the library step 22b measures at 2 s; the graph search learned replies later.
-//! The `strong+ppa` rows (replies and playout policy adaptation) were recorded from
-//! 6192eeb's library, the one step 22g measures at 2 s.
+//! The `strong+ppa` rows (replies and playout policy adaptation, the shipped default since
+//! step 22g) were recorded from 6192eeb's library, the one step 22g measures at 2 s.
 //!
 //! Re-record with `GRAVITY4_RECORD=1 cargo test --release --test exactness -- --nocapture`.
 
@@ -191,6 +191,7 @@ fn graph_checksum(root: &Position, catch_up: bool, replies: bool, seed: u64) -> 
     config.techniques.graph = true;
     config.techniques.catch_up = catch_up;
     config.techniques.last_good_reply = replies;
+    config.techniques.policy_adaptation = false;
     let mut graph = Graph::default();
     let report = mcgs::search(root, 0, &mut graph, &config, &limits, &mut rng).unwrap();
     let mut h = report_hash(&report);

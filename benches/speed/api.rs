@@ -41,7 +41,7 @@ pub fn search(
     config.techniques.threat_sequences = row != "strong-chains";
     config.techniques.reply_sequences = row == "strong+replies";
     config.techniques.last_good_reply = row != "strong-lgr";
-    config.techniques.policy_adaptation = row == "strong+ppa";
+    config.techniques.policy_adaptation = row != "strong-lgr" && row != "strong-ppa";
     let mut graph = Transpositions::default();
     if row == "strong+table" {
         config.techniques.transpositions = true;

@@ -1,7 +1,7 @@
 //! What the playouts learn during one search, and the policy it gives them: last good
-//! replies with forgetting, and move averages. Both record every move of an iteration (tree
-//! and playout) and learn from its outcome; a playout with a free choice (nothing to win,
-//! block or avoid) asks them before choosing at random.
+//! replies with forgetting, move averages and playout policy adaptation. They record every
+//! move of an iteration (tree and playout) and learn from its outcome; a playout with a
+//! free choice (nothing to win, block or avoid) asks them before choosing at random.
 //!
 //! Last good replies with forgetting (LGRF-1, Baier and Drake, "The Power of Forgetting",
 //! 2010) learn which answer to each move won.
@@ -34,10 +34,10 @@
 //! weights are kept as `exp(log-weight)` and updated by products (no `exp` per update).
 //!
 //! The tables are per search: their knowledge is about the positions around one root. The
-//! one-move replies are on by default (`GRAVITY4_DISABLE=last-good-reply` switches them
-//! off), the rest off (`GRAVITY4_ENABLE=last-good-reply-2`, `exact-replies`, `mast`,
-//! `policy-adaptation`);
-//! STRENGTH.md step 22 has what they measured.
+//! one-move replies and policy adaptation are on by default (`GRAVITY4_DISABLE=
+//! last-good-reply,policy-adaptation` switches them off), the rest off
+//! (`GRAVITY4_ENABLE=last-good-reply-2`, `exact-replies`, `mast`); STRENGTH.md step 22
+//! has what they measured.
 
 use super::config::Techniques;
 use super::playout::Outcome;
@@ -448,9 +448,17 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
-    /// The techniques `enable` switches on.
+    /// Only the techniques `enable` names (not the default's learned policies as well).
     fn switches(enable: &str) -> Techniques {
-        Techniques::parse(enable, "").unwrap()
+        let mut techniques = Techniques::NONE;
+        for name in enable.split(',') {
+            let (_, switch) = Techniques::SWITCHES
+                .iter()
+                .find(|(known, _)| *known == name)
+                .expect("a known switch");
+            *switch(&mut techniques) = true;
+        }
+        techniques
     }
 
     #[test]

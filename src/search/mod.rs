@@ -11,8 +11,8 @@
 //! - [`tree`]: the node arena (indices, no per-node allocation).
 //! - [`ucb`]: selection by UCB1 and backup along the path, shared by both searches.
 //! - [`playout`]: finishing the game, random or tactical.
-//! - [`learned`]: playout policies learned during one search: last good replies and move
-//!   averages (off by default).
+//! - [`learned`]: playout policies learned during one search: last good replies and
+//!   policy adaptation (the default), two-move and exact replies, move averages.
 //! - [`uct`]: the classic profile, plain UCT: the course report's baseline.
 //! - [`strong`]: the strong profile, UCT with proofs (MCTS-solver) and tactics.
 //! - [`graph`] and [`mcgs`]: the strong profile on a graph of positions instead of a tree
