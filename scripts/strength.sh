@@ -115,11 +115,14 @@ replace_file() {
     mkdir -p "$(dirname "$2")" && cp "$1" "$2.tmp.$$" && mv -f "$2.tmp.$$" "$2"
 }
 
-# This build's copy named $1 for a run of its own: with RESUME=1 an existing copy is kept
-# as it is (the run's log pins its SHA-256, so a resumed run must play the same file even
-# after the code has changed), otherwise this build is copied.
+# This build's copy named $1 for the run in directory $2: when that run is resumed (RESUME=1
+# and $2 exists) an existing copy is kept as it is (the run's log pins its SHA-256, so a
+# resumed run must play the same file even after the code has changed); a new run copies
+# this build, even over a copy of the same name left by another run.
 run_copy() {
-    if [ "${RESUME:-0}" = 1 ] && [ -f "$OUT/libs/$1.so" ]; then echo "$OUT/libs/$1.so"; else
+    if [ "${RESUME:-0}" = 1 ] && [ -d "$2" ] && [ -f "$OUT/libs/$1.so" ]; then
+        echo "$OUT/libs/$1.so"
+    else
         copy_of "$LIB" "$1"
     fi
 }
@@ -275,7 +278,7 @@ main() {
         # default of d600866 at the full 2 s, 100 boards (200 games), one game at a time. It takes
         # hours: RESUME=1 continues the run directory of the same TAG instead of starting over.
         tag=${TAG:-default} dir=$OUT/full-vs-d600866-${TAG:-default}
-        ours=$(run_copy "$tag") && ours=$ours${SWITCHES:+@$SWITCHES}
+        ours=$(run_copy "$tag" "$dir") && ours=$ours${SWITCHES:+@$SWITCHES}
         base=$(copy_of "$(library_at d600866)" d600866)
         mapfile -t where < <(run_dir_args "$dir")
         one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
@@ -287,8 +290,9 @@ main() {
         # Step 22g at length: this build with playout policy adaptation against itself
         # without it (both with last good replies, the default), at the full 2 s, FULL_PAIRS
         # boards (60), one game at a time, seed 2207; RESUME=1 continues on the same copy.
-        lib=$(run_copy ppa-2s)
-        mapfile -t where < <(run_dir_args "$OUT/22g-policy-adaptation-$GRAVITY4_MOVE_MS")
+        dir=$OUT/22g-policy-adaptation-$GRAVITY4_MOVE_MS
+        lib=$(run_copy ppa-2s "$dir")
+        mapfile -t where < <(run_dir_args "$dir")
         one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
         "$JUDGE" match "$lib@GRAVITY4_ENABLE=policy-adaptation" "$lib@GRAVITY4_PROFILE=strong" \
             --pairs "${FULL_PAIRS:-60}" --seed 2207 -q "${one[@]}" "${where[@]}"
@@ -309,8 +313,9 @@ main() {
             exit 2
             ;;
         esac
-        lib=$(run_copy "ablation-$technique")
-        mapfile -t where < <(run_dir_args "$OUT/ablation-$technique-$GRAVITY4_MOVE_MS")
+        dir=$OUT/ablation-$technique-$GRAVITY4_MOVE_MS
+        lib=$(run_copy "ablation-$technique" "$dir")
+        mapfile -t where < <(run_dir_args "$dir")
         one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
         "$JUDGE" match "$lib@GRAVITY4_PROFILE=strong" "$lib@GRAVITY4_DISABLE=$technique" \
             --pairs "${FULL_PAIRS:-100}" --seed "$seed" -q "${one[@]}" "${where[@]}"
