@@ -106,7 +106,8 @@ struct PolicyAdaptation {
 /// One free choice of a playout: the candidate columns and the board's column heights
 /// then (so the candidates' landing cells can be found later), and where the move chosen
 /// among them is recorded. Copying the heights whole is cheaper than finding the cells of
-/// every choice when most are never drawn from nor learned from.
+/// every choice, many of which are never drawn from (a reply decided) nor learned from (the
+/// chooser lost).
 #[derive(Clone, Copy)]
 struct Choice {
     /// Index in [`Learned::moves`] of the move chosen.
@@ -358,7 +359,8 @@ impl PolicyAdaptation {
                 return Some(col);
             }
         }
-        unreachable!("a choice has candidates")
+        // Not reached: the loop returns at the last candidate.
+        Some(last)
     }
 
     /// Moves `winner`'s policy towards each free choice it made in the iteration whose
