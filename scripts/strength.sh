@@ -136,6 +136,16 @@ run_dir_args() {
     if [ -n "${SHARD:-}" ]; then printf '%s\n' --shard "$SHARD"; fi
 }
 
+# A long, resumable match in run directory $1 between players $2 and $3: $4 boards, seed $5,
+# one game at a time unless CONCURRENCY says otherwise; RESUME=1 continues the run and
+# SHARD=I/N plays part of it (see run_dir_args).
+long_match() {
+    local dir=$1 a=$2 b=$3 pairs=$4 seed=$5 where one
+    mapfile -t where < <(run_dir_args "$dir")
+    one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
+    "$JUDGE" match "$a" "$b" --pairs "$pairs" --seed "$seed" -q "${one[@]}" "${where[@]}"
+}
+
 # A/B match between two configurations ($4, $5) of a copy of library $2 named $3.
 ab_of_copy() {
     local name=$1 copy
@@ -280,10 +290,7 @@ main() {
         tag=${TAG:-default} dir=$OUT/full-vs-d600866-${TAG:-default}
         ours=$(run_copy "$tag" "$dir") && ours=$ours${SWITCHES:+@$SWITCHES}
         base=$(copy_of "$(library_at d600866)" d600866)
-        mapfile -t where < <(run_dir_args "$dir")
-        one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
-        "$JUDGE" match "$ours" "$base" --pairs "${FULL_PAIRS:-100}" --seed "${FULL_SEED:-2201}" -q \
-            "${one[@]}" "${where[@]}"
+        long_match "$dir" "$ours" "$base" "${FULL_PAIRS:-100}" "${FULL_SEED:-2201}"
         ;;
     ppa-2s)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
@@ -292,10 +299,8 @@ main() {
         # boards (60), one game at a time, seed 2207; RESUME=1 continues on the same copy.
         dir=$OUT/22g-policy-adaptation-$GRAVITY4_MOVE_MS
         lib=$(run_copy ppa-2s "$dir")
-        mapfile -t where < <(run_dir_args "$dir")
-        one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
-        "$JUDGE" match "$lib@GRAVITY4_ENABLE=policy-adaptation" "$lib@GRAVITY4_PROFILE=strong" \
-            --pairs "${FULL_PAIRS:-60}" --seed 2207 -q "${one[@]}" "${where[@]}"
+        long_match "$dir" "$lib@GRAVITY4_ENABLE=policy-adaptation" "$lib@GRAVITY4_PROFILE=strong" \
+            "${FULL_PAIRS:-60}" 2207
         ;;
     ablation)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
@@ -315,10 +320,8 @@ main() {
         esac
         dir=$OUT/ablation-$technique-$GRAVITY4_MOVE_MS
         lib=$(run_copy "ablation-$technique" "$dir")
-        mapfile -t where < <(run_dir_args "$dir")
-        one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
-        "$JUDGE" match "$lib@GRAVITY4_PROFILE=strong" "$lib@GRAVITY4_DISABLE=$technique" \
-            --pairs "${FULL_PAIRS:-100}" --seed "$seed" -q "${one[@]}" "${where[@]}"
+        long_match "$dir" "$lib@GRAVITY4_PROFILE=strong" "$lib@GRAVITY4_DISABLE=$technique" \
+            "${FULL_PAIRS:-100}" "$seed"
         ;;
     full)
         export GRAVITY4_MOVE_MS=2000
