@@ -53,6 +53,12 @@
 #   scripts/strength.sh ppa     playout policy adaptation on top of last good replies
 #                               (GRAVITY4_ENABLE=policy-adaptation) vs the replies alone,
 #                               at GRAVITY4_MOVE_MS=200, same SPRT, seed 3506
+#   scripts/strength.sh ppa-rate  the default with policy adaptation's step
+#                               GRAVITY4_PPA_RATE=$PPA_RATE (default 0.64) vs the default
+#                               (0.32), at GRAVITY4_MOVE_MS=200, same SPRT, seed 3601
+#   scripts/strength.sh exploration  the default with GRAVITY4_EXPLORATION=$EXPLORATION
+#                               (default 0.35) vs the default (0.5), at GRAVITY4_MOVE_MS=200,
+#                               same SPRT, seed 3602
 #   scripts/strength.sh ppa-2s  the same pair at 2000 ms (step 22g at length), FULL_PAIRS
 #                               boards (60), seed 2207, one game at a time; RESUME=1 continues
 #   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
@@ -282,6 +288,19 @@ main() {
         ppa) step_22_hint 22g-policy-adaptation "$with_replies,policy-adaptation" "$with_replies" 3506 ;;
         esac
         ;;
+    ppa-rate)
+        # Issue 17, step 23, a hint: policy adaptation's step tuned, this build on both sides.
+        rate=${PPA_RATE:-0.64}
+        step_22_hint "23-ppa-rate-$rate" \
+            "GRAVITY4_PPA_RATE=$rate" GRAVITY4_PROFILE=strong 3601
+        ;;
+    exploration)
+        # Issue 17, step 24, a hint: the exploration constant retuned with the learned
+        # playout policies on, this build on both sides.
+        c=${EXPLORATION:-0.35}
+        step_22_hint "24-exploration-$c" \
+            "GRAVITY4_EXPLORATION=$c" GRAVITY4_PROFILE=strong 3602
+        ;;
     vs-d600866)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
         # Issue 17's measure: this build (with SWITCHES, e.g. GRAVITY4_ENABLE=graph) against the
@@ -378,7 +397,7 @@ main() {
             --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
         ;;
     *)
-        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|ppa|ppa-2s|vs-d600866|ablation|full|ladder|reversi|reversi-rhino" >&2
+        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|ppa|ppa-rate|exploration|ppa-2s|vs-d600866|ablation|full|ladder|reversi|reversi-rhino" >&2
         exit 2
         ;;
     esac

@@ -6,6 +6,7 @@
 //! [`SearchConfig::classic`]).
 
 use crate::search::config::STRONG_EXPLORATION;
+use crate::search::learned::ADAPTATION_RATE;
 use crate::search::{Profile, SearchConfig, Techniques};
 use std::time::Duration;
 
@@ -36,7 +37,8 @@ pub const ENV_PROFILE: &str = "GRAVITY4_PROFILE";
 /// Environment variable switching techniques of the strong profile off, for measuring each
 /// one on its own: a comma list of `tactical-playouts`, `keep-threats`, `reuse`, `endgame`,
 /// `transpositions`, `threat-sequences`, `reply-sequences`, `early-stop`, `graph`,
-/// `catch-up`, `last-good-reply`, `last-good-reply-2`, `exact-replies`, `mast`.
+/// `catch-up`, `last-good-reply`, `last-good-reply-2`, `exact-replies`, `mast`,
+/// `policy-adaptation`.
 pub const ENV_DISABLE: &str = "GRAVITY4_DISABLE";
 
 /// Environment variable switching on techniques that are off by default (the same names as
@@ -52,6 +54,10 @@ pub const ENV_EXPLORATION: &str = "GRAVITY4_EXPLORATION";
 /// visited is scored ([`SearchConfig::first_play`]); `none` or unset leaves UCB1's "every
 /// child once first".
 pub const ENV_FIRST_PLAY: &str = "GRAVITY4_FPU";
+
+/// Environment variable overriding the step of playout policy adaptation on a log-weight
+/// (a tuning knob, [`ADAPTATION_RATE`] by default): a number in (0, 2].
+pub const ENV_ADAPTATION_RATE: &str = "GRAVITY4_PPA_RATE";
 
 /// Environment variable for an experiment (unset by default): with the `graph` technique on,
 /// the graph searches only boards of at least this many cells (rows x columns), smaller
@@ -116,9 +122,10 @@ fn graph_min_cells(text: Option<String>) -> usize {
     })
 }
 
-/// The [`SearchConfig`] that `GRAVITY4_PROFILE`, `GRAVITY4_ENABLE`, `GRAVITY4_DISABLE` and
-/// `GRAVITY4_EXPLORATION` ask for, read through `var` (the environment, or a table in
-/// tests); a malformed value is reported on stderr and its default used.
+/// The [`SearchConfig`] that `GRAVITY4_PROFILE`, `GRAVITY4_ENABLE`, `GRAVITY4_DISABLE`,
+/// `GRAVITY4_EXPLORATION`, `GRAVITY4_FPU` and `GRAVITY4_PPA_RATE` ask for, read through
+/// `var` (the environment, or a table in tests); a malformed value is reported on stderr and
+/// its default used.
 fn search_config(var: impl Fn(&str) -> Option<String>) -> SearchConfig {
     let profile = match var(ENV_PROFILE) {
         Some(text) => Profile::parse(&text).unwrap_or_else(|| {
@@ -160,6 +167,18 @@ fn search_config(var: impl Fn(&str) -> Option<String>) -> SearchConfig {
         },
         None => None,
     };
+    let adaptation_rate = match var(ENV_ADAPTATION_RATE) {
+        Some(text) => match text.trim().parse::<f32>() {
+            Ok(rate) if rate > 0.0 && rate <= 2.0 => rate,
+            _ => {
+                eprintln!(
+                    "gravity4: ignoring {ENV_ADAPTATION_RATE}={text:?}: expected a number in (0, 2]"
+                );
+                ADAPTATION_RATE
+            }
+        },
+        None => ADAPTATION_RATE,
+    };
     // Every variable is read (and a bad one reported) whichever profile plays; classic
     // takes none of the strong profile's knobs.
     match profile {
@@ -169,6 +188,7 @@ fn search_config(var: impl Fn(&str) -> Option<String>) -> SearchConfig {
             exploration: strong_exploration,
             techniques,
             first_play,
+            adaptation_rate,
         },
     }
 }
@@ -245,6 +265,18 @@ mod tests {
             );
         }
         let classic = [(ENV_PROFILE, "classic"), (ENV_FIRST_PLAY, "0.1")];
+        assert_eq!(search_with(&classic), SearchConfig::classic());
+    }
+
+    #[test]
+    fn the_adaptation_rate_is_positive_and_at_most_two() {
+        let rate = |text| search_with(&[(ENV_ADAPTATION_RATE, text)]).adaptation_rate;
+        assert_eq!(rate(" 1.0"), 1.0);
+        assert_eq!(rate("2"), 2.0);
+        for bad in ["0", "-0.3", "2.5", "NaN", "fast"] {
+            assert_eq!(rate(bad), ADAPTATION_RATE, "{bad}");
+        }
+        let classic = [(ENV_PROFILE, "classic"), (ENV_ADAPTATION_RATE, "1")];
         assert_eq!(search_with(&classic), SearchConfig::classic());
     }
 }

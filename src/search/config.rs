@@ -7,6 +7,8 @@
 //! [`SearchConfig::strong`] and the course's baseline [`SearchConfig::classic`], so a bench
 //! row or a test named after a profile runs exactly what that profile ships.
 
+use super::learned::ADAPTATION_RATE;
+
 /// The classic profile's UCB1 exploration constant `c` in
 /// `Q/N + c * sqrt(2 ln N_parent / N)`: 0.8 is the value the course's reference UCT uses.
 pub const CLASSIC_EXPLORATION: f32 = 0.8;
@@ -199,6 +201,9 @@ pub struct SearchConfig {
     /// good first move before it has tried every other once; `None` (UCB1's infinite bound)
     /// tries every child once before any twice.
     pub first_play: Option<f32>,
+    /// With [`Techniques::policy_adaptation`], the step a won free choice moves its
+    /// log-weights by ([`ADAPTATION_RATE`] unless tuned).
+    pub adaptation_rate: f32,
 }
 
 impl SearchConfig {
@@ -210,6 +215,7 @@ impl SearchConfig {
             exploration: CLASSIC_EXPLORATION,
             techniques: Techniques::NONE,
             first_play: None,
+            adaptation_rate: ADAPTATION_RATE,
         }
     }
 
@@ -221,6 +227,7 @@ impl SearchConfig {
             exploration: STRONG_EXPLORATION,
             techniques: Techniques::DEFAULT,
             first_play: None,
+            adaptation_rate: ADAPTATION_RATE,
         }
     }
 

@@ -48,8 +48,8 @@ use rand::RngCore;
 /// (STRENGTH.md step 22).
 pub const MAST_EPSILON: f64 = 0.5;
 
-/// The step of policy adaptation on a log-weight: 0.32, the value of Cazenave's paper, not
-/// tuned here.
+/// The step of policy adaptation on a log-weight: 0.32, the value of Cazenave's paper
+/// (`GRAVITY4_PPA_RATE` overrides it, for tuning).
 pub const ADAPTATION_RATE: f32 = 0.32;
 
 /// The range policy adaptation keeps its weights in (`exp` of about -7 and +7), so that
@@ -93,9 +93,12 @@ pub struct Learned {
     adaptation: Option<Box<PolicyAdaptation>>,
 }
 
-/// The policy of [`ADAPTATION_RATE`]'s adaptation and what it learns from.
+/// The policy of policy adaptation and what it learns from.
 #[derive(Clone)]
 struct PolicyAdaptation {
+    /// The step on a log-weight ([`ADAPTATION_RATE`] by default), and `exp` of it.
+    rate: f32,
+    gain: f32,
     /// `weight[side][cell]`: `exp` of `side`'s log-weight for a stone on `cell`, within
     /// [`WEIGHT_RANGE`]; 1 until learned.
     weight: [[f32; CELLS]; 2],
@@ -138,8 +141,9 @@ struct MoveAverages {
 impl Learned {
     /// Empty tables for the learned policies `techniques` switch on: one-move replies
     /// (`last_good_reply`), two-move ones too (`two_move_replies`), as cells
-    /// (`exact_replies`), move averages (`mast`), policy adaptation (`policy_adaptation`).
-    pub fn new(techniques: &Techniques) -> Learned {
+    /// (`exact_replies`), move averages (`mast`), policy adaptation (`policy_adaptation`,
+    /// with steps of `adaptation_rate` on a log-weight).
+    pub fn new(techniques: &Techniques, adaptation_rate: f32) -> Learned {
         let two_moves = techniques.two_move_replies;
         let pairs = || vec![0; if two_moves { CELLS * CELLS } else { 0 }];
         Learned {
@@ -159,6 +163,8 @@ impl Learned {
             }),
             adaptation: techniques.policy_adaptation.then(|| {
                 Box::new(PolicyAdaptation {
+                    rate: adaptation_rate,
+                    gain: adaptation_rate.exp(),
                     weight: [[1.0; CELLS]; 2],
                     choices: Vec::with_capacity(MAX_MOVES),
                 })
@@ -367,7 +373,6 @@ impl PolicyAdaptation {
     /// recorded moves are `moves` (two [`NO_CELL`]s first; the first move, at index 2, made
     /// by `first_mover`).
     fn learn(&mut self, moves: &[Cell], first_mover: Side, winner: Side) {
-        let gain = ADAPTATION_RATE.exp();
         let (low, high) = WEIGHT_RANGE;
         for choice in &self.choices {
             let at = usize::from(choice.at);
@@ -384,15 +389,16 @@ impl PolicyAdaptation {
             }
             let cells = &cells[..count];
             let total: f32 = cells.iter().map(|&c| weight[usize::from(c)]).sum();
-            let step = ADAPTATION_RATE / total;
+            let step = self.rate / total;
             for &cell in cells {
-                // exp(-rate * p) to second order (rate * p <= 0.32: within 0.7 %).
+                // exp(-rate * p) to second order (within 0.7 % for rate * p <= 0.32, 4 %
+                // at 0.6; the weight range bounds any drift).
                 let w = &mut weight[usize::from(cell)];
                 let x = *w * step;
                 *w = (*w * (1.0 - x + 0.5 * x * x)).max(low);
             }
             let chosen = &mut weight[usize::from(moves[at])];
-            *chosen = (*chosen * gain).min(high);
+            *chosen = (*chosen * self.gain).min(high);
         }
     }
 }
@@ -463,9 +469,14 @@ mod tests {
         techniques
     }
 
+    /// Empty tables for only the learned policies `enable` names, at the default rate.
+    fn learned(enable: &str) -> Learned {
+        Learned::new(&switches(enable), ADAPTATION_RATE)
+    }
+
     #[test]
     fn move_averages_pick_the_cell_that_won_most() {
-        let mut l = Learned::new(&switches("mast"));
+        let mut l = learned("mast");
         let pos = empty();
         // Us won every iteration in which it played (11, 3), lost those with (11, 8).
         for (cell, winner) in [
@@ -493,7 +504,7 @@ mod tests {
 
     #[test]
     fn a_good_reply_comes_before_the_move_averages() {
-        let mut l = Learned::new(&switches("last-good-reply,mast"));
+        let mut l = learned("last-good-reply,mast");
         let pos = empty();
         let (them, reply, best) = (
             Learned::cell(11, 0),
@@ -525,7 +536,7 @@ mod tests {
     /// draws come to follow; `Them`'s weights learn nothing from `Us`'s wins.
     #[test]
     fn policy_adaptation_moves_towards_the_winner_s_choices() {
-        let mut l = Learned::new(&switches("policy-adaptation"));
+        let mut l = learned("policy-adaptation");
         let pos = empty();
         let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
         let share_of_3 = |l: &mut Learned, rng: &mut rand::rngs::SmallRng| {
@@ -562,7 +573,7 @@ mod tests {
     /// choice never made by the winner keeps a chance.
     #[test]
     fn policy_weights_stay_in_range() {
-        let mut l = Learned::new(&switches("policy-adaptation"));
+        let mut l = learned("policy-adaptation");
         let pos = empty();
         let mut rng = rand::rngs::SmallRng::seed_from_u64(4);
         for _ in 0..100_000 {
@@ -582,7 +593,7 @@ mod tests {
     /// are never drawn from for it.
     #[test]
     fn a_lone_candidate_is_not_a_choice() {
-        let mut l = Learned::new(&switches("policy-adaptation"));
+        let mut l = learned("policy-adaptation");
         let pos = empty();
         let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
         l.begin(Side::Us);
@@ -599,7 +610,7 @@ mod tests {
 
     #[test]
     fn exact_replies_are_played_only_on_their_own_cell() {
-        let mut r = Learned::new(&switches("last-good-reply,exact-replies"));
+        let mut r = learned("last-good-reply,exact-replies");
         let (a, reply) = (Learned::cell(11, 5), Learned::cell(11, 6));
         r.begin(Side::Us);
         for cell in [Learned::cell(11, 0), a, reply] {
@@ -624,7 +635,7 @@ mod tests {
 
     #[test]
     fn the_winner_s_replies_are_kept_and_the_loser_s_forgotten() {
-        let mut r = Learned::new(&switches("last-good-reply"));
+        let mut r = learned("last-good-reply");
         let a = Learned::cell(11, 5);
         let b = Learned::cell(11, 6);
         let c = Learned::cell(10, 5);
@@ -666,7 +677,7 @@ mod tests {
 
     #[test]
     fn two_move_replies_come_first_and_fall_back_to_one_move_replies() {
-        let mut r = Learned::new(&switches("last-good-reply-2"));
+        let mut r = learned("last-good-reply-2");
         let [a, b, c, d] =
             [(11, 5), (11, 6), (10, 5), (11, 4)].map(|(row, col)| Learned::cell(row, col));
         let play = |r: &mut Learned, moves: &[Cell], winner| {
@@ -690,7 +701,7 @@ mod tests {
 
     #[test]
     fn no_previous_move_has_no_reply() {
-        let mut r = Learned::new(&switches("last-good-reply"));
+        let mut r = learned("last-good-reply");
         r.begin(Side::Us);
         assert_eq!(r.last(), NO_CELL);
         assert_eq!(r.reply_mask(Side::Us, &empty()), 0);

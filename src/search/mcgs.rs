@@ -76,7 +76,7 @@ pub fn search<R: RngCore>(
     let tables = UcbTables::new();
     let mut scratch = root_tp.clone();
     let mut path = [(0 as GraphId, 0u32); MAX_PATH];
-    let mut replies = Learned::new(&config.techniques);
+    let mut replies = Learned::new(&config.techniques, config.adaptation_rate);
     let mut iterations = 0u64;
     let start = Instant::now();
     loop {

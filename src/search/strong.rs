@@ -74,7 +74,7 @@ pub fn search<R: RngCore>(
     } else {
         descend::<false, R>
     };
-    let mut replies = Learned::new(&config.techniques);
+    let mut replies = Learned::new(&config.techniques, config.adaptation_rate);
     let mut iterations = 0u64;
     let start = Instant::now();
     loop {

@@ -9,6 +9,7 @@
 
 use crate::{fresh_rng, greedy};
 use gravity4::request::Request;
+use gravity4::search::learned::ADAPTATION_RATE;
 use gravity4::search::{Profile, SearchConfig, Techniques};
 use gravity4::session;
 use gravity4::settings::Settings;
@@ -45,6 +46,8 @@ pub const LADDER_SEARCH: SearchConfig = SearchConfig {
         ..Techniques::NONE
     },
     first_play: None,
+    // Unread: policy adaptation is off.
+    adaptation_rate: ADAPTATION_RATE,
 };
 
 /// `settings` with `permille`/1000 of its budget (at least [`MIN_BUDGET`]) and the search
@@ -99,6 +102,7 @@ mod tests {
             exploration: 3.0,
             techniques: Techniques::parse("transpositions", "reuse,endgame").unwrap(),
             first_play: None,
+            adaptation_rate: 1.0,
         };
         let rung = share(&settings, 160);
         assert_eq!(rung.budget, Duration::from_millis(320));
