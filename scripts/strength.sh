@@ -59,6 +59,9 @@
 #   scripts/strength.sh exploration  the default with GRAVITY4_EXPLORATION=$EXPLORATION
 #                               (default 0.35) vs the default (0.5), at GRAVITY4_MOVE_MS=200,
 #                               same SPRT, seed 3602
+#   scripts/strength.sh prior   the default with policy adaptation's weights as priors in
+#                               the tree's selection (GRAVITY4_ENABLE=policy-prior) vs the
+#                               default, at GRAVITY4_MOVE_MS=200, same SPRT, seed 3603
 #   scripts/strength.sh ppa-2s  the same pair at 2000 ms (step 22g at length), FULL_PAIRS
 #                               boards (60), seed 2207, one game at a time; RESUME=1 continues
 #   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
@@ -301,6 +304,10 @@ main() {
         step_22_hint "24-exploration-$c" \
             "GRAVITY4_EXPLORATION=$c" GRAVITY4_PROFILE=strong 3602
         ;;
+    prior)
+        # Issue 17, step 25, a hint: the learned playout policy as priors in the tree.
+        step_22_hint 25-policy-prior GRAVITY4_ENABLE=policy-prior GRAVITY4_PROFILE=strong 3603
+        ;;
     vs-d600866)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
         # Issue 17's measure: this build (with SWITCHES, e.g. GRAVITY4_ENABLE=graph) against the
@@ -397,7 +404,7 @@ main() {
             --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
         ;;
     *)
-        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|ppa|ppa-rate|exploration|ppa-2s|vs-d600866|ablation|full|ladder|reversi|reversi-rhino" >&2
+        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|ppa|ppa-rate|exploration|prior|ppa-2s|vs-d600866|ablation|full|ladder|reversi|reversi-rhino" >&2
         exit 2
         ;;
     esac

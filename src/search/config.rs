@@ -91,6 +91,11 @@ pub struct Techniques {
     /// each won iteration shifts towards the winner's choices (playout policy adaptation,
     /// PPA; [`super::learned`]).
     pub policy_adaptation: bool,
+    /// Tree search with policy adaptation: selection takes a node's untried children in
+    /// order of the adapted policy's probability for them (most probable first) and adds a
+    /// bias of [`super::ucb::PRIOR_WEIGHT`] times that probability over `visits + 1` to a
+    /// tried child's score (progressive bias with the learned policy as the heuristic).
+    pub policy_prior: bool,
 }
 
 /// The field of [`Techniques`] a switch name turns on or off.
@@ -122,6 +127,7 @@ impl Techniques {
         exact_replies: false,
         mast: false,
         policy_adaptation: true,
+        policy_prior: false,
     };
 
     /// None at all: the classic profile, which plays random playouts on a fresh tree and
@@ -142,10 +148,11 @@ impl Techniques {
         exact_replies: false,
         mast: false,
         policy_adaptation: false,
+        policy_prior: false,
     };
 
     /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
-    pub const SWITCHES: [(&'static str, Switch); 15] = [
+    pub const SWITCHES: [(&'static str, Switch); 16] = [
         ("tactical-playouts", |t| &mut t.tactical_playouts),
         ("keep-threats", |t| &mut t.keep_threats),
         ("reuse", |t| &mut t.reuse),
@@ -161,6 +168,7 @@ impl Techniques {
         ("exact-replies", |t| &mut t.exact_replies),
         ("mast", |t| &mut t.mast),
         ("policy-adaptation", |t| &mut t.policy_adaptation),
+        ("policy-prior", |t| &mut t.policy_prior),
     ];
 
     /// Whether the playouts use a policy learned during the search (last good replies of

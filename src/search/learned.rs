@@ -262,6 +262,19 @@ impl Learned {
         adaptation.draw(self.len, side, rng)
     }
 
+    /// Policy adaptation's weight, for the side to move in `pos`, of each open column's
+    /// landing cell, by column (0 for a full column); `None` without policy adaptation. The
+    /// tree's selection reads these as priors ([`Techniques::policy_prior`]).
+    #[inline]
+    pub fn policy_weights(&self, pos: &Position) -> Option<[f32; MAX_SIZE]> {
+        let side = &self.adaptation.as_deref()?.weight[pos.to_move() as usize];
+        let mut weights = [0.0; MAX_SIZE];
+        for (col, cell) in landing_cells(pos.open_columns(), pos) {
+            weights[col] = side[usize::from(cell)];
+        }
+        Some(weights)
+    }
+
     /// Learns from the iteration just finished: the winner's replies are stored, the
     /// loser's forgotten, and every move's cell adds the outcome to its mover's average.
     pub fn learn(&mut self, outcome: Outcome) {
@@ -604,6 +617,27 @@ mod tests {
     }
 
     /// An empty 12x12 board (blocked cell in the top left corner).
+    #[test]
+    fn policy_weights_are_the_side_to_move_s_weights_of_the_landing_cells() {
+        assert_eq!(learned("last-good-reply").policy_weights(&empty()), None);
+        let mut l = learned("policy-adaptation");
+        let mut pos = Position::new(6, 7, 0, 6).unwrap();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        assert_eq!(pos.to_move(), Side::Us);
+        // Us wins after choosing column 3 (landing on row 5) among 2, 3 and 4.
+        l.begin(Side::Us);
+        l.pick(Side::Us, 0b11100, &pos, &mut rng);
+        l.record(Learned::cell(5, 3));
+        l.learn(Outcome::Win(Side::Us));
+        let weights = l.policy_weights(&pos).unwrap();
+        assert!(weights[3] > 1.0 && weights[2] < 1.0 && weights[2] == weights[4]);
+        assert!(weights[..7].iter().all(|&w| w > 0.0) && weights[7..].iter().all(|&w| w == 0.0));
+        // Column 3 now lands on row 4, a cell not learned; and it is Them's turn.
+        assert!(!pos.play(3));
+        let weights = l.policy_weights(&pos).unwrap();
+        assert!(weights[..7].iter().all(|&w| w == 1.0), "{weights:?}");
+    }
+
     fn empty() -> Position {
         Position::new(12, 12, 0, 0).unwrap()
     }

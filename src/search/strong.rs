@@ -31,7 +31,7 @@ use super::playout::{Outcome, random_playout, tactical_playout, tactical_playout
 use super::threat_sequence::wins_by_threats;
 use super::transpositions::Transpositions;
 use super::tree::{NodeId, NodeKind, ROOT, Tree};
-use super::ucb::{MAX_PATH, UcbTables, backup, select_child};
+use super::ucb::{MAX_PATH, UcbTables, backup, select_child, select_child_with_prior};
 use super::{SearchConfig, SearchLimits, SearchReport, time_to_stop};
 use crate::position::zobrist::position_key;
 use crate::position::{Position, centre_first};
@@ -190,8 +190,15 @@ fn descend<const GRAPH: bool, R: RngCore>(
         if config.techniques.reply_sequences && n.visits == REPLY_CHECK_VISITS {
             prove_replies_lost(tree, node, scratch);
         }
+        let prior = config.techniques.policy_prior;
         let (child, known) = if GRAPH {
             select_in_graph(tree, node, graph, scratch, config.exploration, tables)
+        } else if let Some(weights) = prior
+            .then(|| replies.policy_weights(scratch.position()))
+            .flatten()
+        {
+            let child = select_child_with_prior(tree, node, config.exploration, tables, &weights);
+            (child, None)
         } else {
             (
                 select_child::<true>(tree, node, config.exploration, config.first_play, tables),
