@@ -536,8 +536,10 @@ mod tests {
             report.iterations
         };
         assert_eq!(iterations(true), CLOCK_EVERY);
-        // 100 ms is tens of thousands of iterations even on a loaded machine.
-        assert!(iterations(false) > 20 * CLOCK_EVERY);
+        // Searching on past the first clock check is the point. An unoptimised test build
+        // on a loaded machine makes only a few thousand iterations in 100 ms (20 clock
+        // checks' worth once failed under a load of 3 on 2 cores), so the bound is low.
+        assert!(iterations(false) > 4 * CLOCK_EVERY);
     }
 
     #[test]
