@@ -144,41 +144,29 @@ fn search_config(var: impl Fn(&str) -> Option<String>) -> SearchConfig {
         );
         Techniques::DEFAULT
     });
-    let strong_exploration = match var(ENV_EXPLORATION) {
-        Some(text) => match text.trim().parse::<f32>() {
-            Ok(c) if c.is_finite() && c >= 0.0 => c,
-            _ => {
-                eprintln!("gravity4: ignoring {ENV_EXPLORATION}={text:?}: expected a number >= 0");
-                STRONG_EXPLORATION
-            }
-        },
-        None => STRONG_EXPLORATION,
-    };
+    let strong_exploration = number(
+        &var,
+        ENV_EXPLORATION,
+        |c| c.is_finite() && c >= 0.0,
+        "a number >= 0",
+    )
+    .unwrap_or(STRONG_EXPLORATION);
     let first_play = match var(ENV_FIRST_PLAY) {
         Some(text) if text.trim() == "none" => None,
-        Some(text) => match text.trim().parse::<f32>() {
-            Ok(offset) if (-1.0..=1.0).contains(&offset) => Some(offset),
-            _ => {
-                eprintln!(
-                    "gravity4: ignoring {ENV_FIRST_PLAY}={text:?}: expected a number in -1..=1 or none"
-                );
-                None
-            }
-        },
-        None => None,
+        _ => number(
+            &var,
+            ENV_FIRST_PLAY,
+            |offset| (-1.0..=1.0).contains(&offset),
+            "a number in -1..=1 or none",
+        ),
     };
-    let adaptation_rate = match var(ENV_ADAPTATION_RATE) {
-        Some(text) => match text.trim().parse::<f32>() {
-            Ok(rate) if rate > 0.0 && rate <= 2.0 => rate,
-            _ => {
-                eprintln!(
-                    "gravity4: ignoring {ENV_ADAPTATION_RATE}={text:?}: expected a number in (0, 2]"
-                );
-                ADAPTATION_RATE
-            }
-        },
-        None => ADAPTATION_RATE,
-    };
+    let adaptation_rate = number(
+        &var,
+        ENV_ADAPTATION_RATE,
+        |rate| rate > 0.0 && rate <= 2.0,
+        "a number in (0, 2]",
+    )
+    .unwrap_or(ADAPTATION_RATE);
     // Every variable is read (and a bad one reported) whichever profile plays; classic
     // takes none of the strong profile's knobs.
     match profile {
@@ -190,6 +178,25 @@ fn search_config(var: impl Fn(&str) -> Option<String>) -> SearchConfig {
             first_play,
             adaptation_rate,
         },
+    }
+}
+
+/// The number variable `name` holds, read through `var`, if it is set and `valid`; a value
+/// that does not parse or is not valid is reported on stderr (as not `expected`) and read
+/// as unset.
+fn number(
+    var: &impl Fn(&str) -> Option<String>,
+    name: &str,
+    valid: impl Fn(f32) -> bool,
+    expected: &str,
+) -> Option<f32> {
+    let text = var(name)?;
+    match text.trim().parse::<f32>() {
+        Ok(value) if valid(value) => Some(value),
+        _ => {
+            eprintln!("gravity4: ignoring {name}={text:?}: expected {expected}");
+            None
+        }
     }
 }
 

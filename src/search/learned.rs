@@ -616,7 +616,6 @@ mod tests {
         assert_eq!(l.adaptation.as_ref().unwrap().choices.len(), 1);
     }
 
-    /// An empty 12x12 board (blocked cell in the top left corner).
     #[test]
     fn policy_weights_are_the_side_to_move_s_weights_of_the_landing_cells() {
         assert_eq!(learned("last-good-reply").policy_weights(&empty()), None);
@@ -638,6 +637,7 @@ mod tests {
         assert!(weights[..7].iter().all(|&w| w == 1.0), "{weights:?}");
     }
 
+    /// An empty 12x12 board (blocked cell in the top left corner).
     fn empty() -> Position {
         Position::new(12, 12, 0, 0).unwrap()
     }
