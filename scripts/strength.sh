@@ -62,6 +62,11 @@
 #   scripts/strength.sh prior   the default with policy adaptation's weights as priors in
 #                               the tree's selection (GRAVITY4_ENABLE=policy-prior) vs the
 #                               default, at GRAVITY4_MOVE_MS=200, same SPRT, seed 3603
+#   scripts/strength.sh keep-learned  the default keeping what its playouts learned for its
+#                               next move (GRAVITY4_ENABLE=keep-learned) vs the default, at
+#                               GRAVITY4_MOVE_MS=200, same SPRT, seed 3604
+#   scripts/strength.sh keep-learned-2s  the same pair at 2000 ms, FULL_PAIRS boards (50),
+#                               seed 2208, one game at a time; RESUME=1 continues
 #   scripts/strength.sh ppa-2s  the same pair at 2000 ms (step 22g at length), FULL_PAIRS
 #                               boards (60), seed 2207, one game at a time; RESUME=1 continues
 #   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
@@ -307,6 +312,18 @@ main() {
     prior)
         # Issue 17, step 25, a hint: the learned playout policy as priors in the tree.
         step_22_hint 25-policy-prior GRAVITY4_ENABLE=policy-prior GRAVITY4_PROFILE=strong 3603
+        ;;
+    keep-learned)
+        # Issue 17, step 26, a hint: the learned playout tables kept between our moves.
+        step_22_hint 26-keep-learned GRAVITY4_ENABLE=keep-learned GRAVITY4_PROFILE=strong 3604
+        ;;
+    keep-learned-2s)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
+        # Step 26 at length, this build on both sides; RESUME=1 continues on the same copy.
+        dir=$OUT/26-keep-learned-$GRAVITY4_MOVE_MS
+        lib=$(run_copy keep-learned-2s "$dir")
+        long_match "$dir" "$lib@GRAVITY4_ENABLE=keep-learned" "$lib@GRAVITY4_PROFILE=strong" \
+            "${FULL_PAIRS:-50}" 2208
         ;;
     vs-d600866)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}

@@ -20,6 +20,9 @@
 //!   (`lastX, lastY`), the search continues from that grandchild's subtree. Anything else (a
 //!   new game, the other side of a self-play game, a position edited by hand) fails the
 //!   comparison and starts a fresh tree.
+//! - For the strong profile with `keep-learned`, what the playouts learned in the last
+//!   search, kept under the same rule as the subtree: its tables are keyed by side (ours or
+//!   the opponent's), which only means the same thing in the same game from the same chair.
 //!
 //! It all sits behind one mutex; a concurrent second caller gets a fresh arena instead of
 //! waiting.
@@ -29,6 +32,7 @@ use crate::position::{Position, centre_first};
 use crate::request::Request;
 use crate::search::endgame::{self, EndgameTable};
 use crate::search::graph::Graph;
+use crate::search::learned::Learned;
 use crate::search::transpositions::Transpositions;
 use crate::search::tree::NodeKind;
 use crate::search::tree::{ROOT, Tree};
@@ -50,6 +54,8 @@ struct Session {
     /// The graph search's positions (strong profile with `graph`); kept while the board
     /// stays the same.
     positions: Graph,
+    /// What the last tree search's playouts learned (strong profile with `keep-learned`).
+    learned: Option<Learned>,
     last: Option<LastSearch>,
 }
 
@@ -82,7 +88,10 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
     };
     let mut rng = SmallRng::from_os_rng();
     let config = &settings.search;
-    let last = session.last.take();
+    let last = session
+        .last
+        .take()
+        .filter(|last| continues_last_search(last, request));
     let tree = &mut session.tree;
     let (report, reused) = match config.profile {
         Profile::Classic => {
@@ -90,8 +99,9 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
             (report, 0)
         }
         Profile::Strong => {
-            let last = last.filter(|_| config.techniques.reuse);
-            let reused = reuse_subtree(tree, last, request);
+            let keep_learned = config.techniques.keep_learned && last.is_some();
+            let reused = reuse_subtree(tree, last.filter(|_| config.techniques.reuse), request);
+            let learned = session.learned.take().filter(|_| keep_learned);
             let endgame = config
                 .techniques
                 .endgame
@@ -119,15 +129,20 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
                         // solver proved lost are marked so selection and the final choice
                         // skip them.
                         tree.mark_root_losses(losing);
-                        let report = strong::search(
+                        let mut learned = learned.unwrap_or_else(|| {
+                            Learned::new(&config.techniques, config.adaptation_rate)
+                        });
+                        let report = strong::search_learning(
                             &request.position,
                             losing,
                             tree,
                             graph,
+                            &mut learned,
                             config,
                             &limits,
                             &mut rng,
                         );
+                        session.learned = config.techniques.keep_learned.then_some(learned);
                         (report, reused)
                     }
                 }
@@ -255,21 +270,26 @@ fn solve_endgame(
     Some(Endgame::Excluded(if losing == open { 0 } else { losing }))
 }
 
-/// Keeps the subtree for `request` if it continues the last search; returns the visits kept
-/// (0 when the tree starts afresh).
+/// True when `request`'s position is exactly the last search's root plus the move we chose
+/// and the opponent's reply (`lastX, lastY`): the same game, from the same side.
+fn continues_last_search(last: &LastSearch, request: &Request) -> bool {
+    let Some((_, their_col)) = request.last_move else {
+        return false;
+    };
+    let mut expected = last.root.clone();
+    for col in [last.our_col, their_col] {
+        if !expected.can_play(col) || expected.play(col) {
+            return false;
+        }
+    }
+    expected == request.position
+}
+
+/// Keeps the subtree for `request` if `last`, the last search, is one it continues
+/// ([`continues_last_search`]); returns the visits kept (0 when the tree starts afresh).
 fn reuse_subtree(tree: &mut Tree, last: Option<LastSearch>, request: &Request) -> u32 {
     let kept = last.and_then(|last| {
         let (_, their_col) = request.last_move?;
-        let mut expected = last.root;
-        if !expected.can_play(last.our_col) || expected.play(last.our_col) {
-            return None;
-        }
-        if !expected.can_play(their_col) || expected.play(their_col) {
-            return None;
-        }
-        if expected != request.position {
-            return None;
-        }
         let ours = tree.child_by_col(ROOT, last.our_col)?;
         tree.child_by_col(ours, their_col)
     });
@@ -308,6 +328,7 @@ fn log_line(
 mod tests {
     use super::*;
     use crate::position::Position;
+    use std::sync::PoisonError;
     use std::time::Instant;
 
     #[test]
@@ -322,6 +343,54 @@ mod tests {
         assert!(plays_graph(&settings, &small));
         settings.search.techniques.graph = false;
         assert!(!plays_graph(&settings, &large));
+    }
+
+    /// With `keep-learned`, our next move of the same game goes on learning into the tables
+    /// of the last search; a position that does not continue it (a new game) starts them
+    /// afresh, and without the switch none are kept. (The only test that calls [`choose`],
+    /// so nothing else touches the session meanwhile.)
+    #[test]
+    fn learned_tables_are_kept_for_the_next_move_of_the_game() {
+        let learned = || {
+            let session = SESSION.lock().unwrap_or_else(PoisonError::into_inner);
+            let kept = session.as_ref().and_then(|s| s.learned.as_ref());
+            kept.map(Learned::iterations_learned)
+        };
+        let ask = |position: &Position, last_move, ms, keep_learned| {
+            let mut settings = Settings::from_env();
+            settings.budget = Duration::from_millis(ms);
+            settings.log = false;
+            settings.search.techniques.keep_learned = keep_learned;
+            let entry = Instant::now();
+            let request = Request {
+                position: position.clone(),
+                last_move,
+                entry,
+            };
+            choose(&request, &settings)
+        };
+        let board = Position::new(9, 9, 0, 0).unwrap();
+        let ours = ask(&board, None, 300, true);
+        let first = learned().expect("kept");
+        assert!(first > 0);
+        let mut next = board.clone();
+        next.play(ours);
+        let theirs = (ours + 1) % 9;
+        let row = next.landing_row(theirs);
+        next.play(theirs);
+        // A 1 ms search learns from far fewer iterations than the 300 ms one: only the kept
+        // tables can hold more than the first search's.
+        ask(&next, Some((row, theirs)), 1, true);
+        let second = learned().expect("kept");
+        assert!(second > first, "{second} after {first}");
+        ask(&board, None, 1, true);
+        let fresh = learned().expect("kept");
+        assert!(
+            fresh < first,
+            "a new game learned {fresh}, the first search {first}"
+        );
+        ask(&board, None, 1, false);
+        assert_eq!(learned(), None);
     }
 
     #[test]

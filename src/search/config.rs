@@ -96,6 +96,10 @@ pub struct Techniques {
     /// bias of [`super::ucb::PRIOR_WEIGHT`] times that probability over `visits + 1` to a
     /// tried child's score (progressive bias with the learned policy as the heuristic).
     pub policy_prior: bool,
+    /// Tree search: what the playouts learned ([`super::learned`]) is kept for our next
+    /// move of the same game, instead of starting each search with empty tables; kept
+    /// under the same rule as the subtree (the new position continues the last search).
+    pub keep_learned: bool,
 }
 
 /// The field of [`Techniques`] a switch name turns on or off.
@@ -128,6 +132,7 @@ impl Techniques {
         mast: false,
         policy_adaptation: true,
         policy_prior: false,
+        keep_learned: false,
     };
 
     /// None at all: the classic profile, which plays random playouts on a fresh tree and
@@ -149,10 +154,11 @@ impl Techniques {
         mast: false,
         policy_adaptation: false,
         policy_prior: false,
+        keep_learned: false,
     };
 
     /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
-    pub const SWITCHES: [(&'static str, Switch); 16] = [
+    pub const SWITCHES: [(&'static str, Switch); 17] = [
         ("tactical-playouts", |t| &mut t.tactical_playouts),
         ("keep-threats", |t| &mut t.keep_threats),
         ("reuse", |t| &mut t.reuse),
@@ -169,6 +175,7 @@ impl Techniques {
         ("mast", |t| &mut t.mast),
         ("policy-adaptation", |t| &mut t.policy_adaptation),
         ("policy-prior", |t| &mut t.policy_prior),
+        ("keep-learned", |t| &mut t.keep_learned),
     ];
 
     /// Whether the playouts use a policy learned during the search (last good replies of

@@ -33,7 +33,9 @@
 //! loses the rate times its probability, so a choice's total log-weight is kept. The
 //! weights are kept as `exp(log-weight)` and updated by products (no `exp` per update).
 //!
-//! The tables are per search: their knowledge is about the positions around one root. The
+//! The tables are per search: their knowledge is about the positions around one root
+//! (with `GRAVITY4_ENABLE=keep-learned` the tree search keeps them for our next move of the
+//! same game, whose positions are two plies further on). The
 //! one-move replies and policy adaptation are on by default (`GRAVITY4_DISABLE=
 //! last-good-reply,policy-adaptation` switches them off), the rest off
 //! (`GRAVITY4_ENABLE=last-good-reply-2`, `exact-replies`, `mast`); STRENGTH.md step 22
@@ -91,6 +93,9 @@ pub struct Learned {
     averages: Option<Box<MoveAverages>>,
     /// Policy adaptation, when on: the weights, and this iteration's free choices.
     adaptation: Option<Box<PolicyAdaptation>>,
+    /// Iterations learned from since the tables were made (across searches when they are
+    /// kept between moves).
+    iterations: u64,
 }
 
 /// The policy of policy adaptation and what it learns from.
@@ -169,7 +174,13 @@ impl Learned {
                     choices: Vec::with_capacity(MAX_MOVES),
                 })
             }),
+            iterations: 0,
         }
+    }
+
+    /// How many iterations these tables have learned from since [`Self::new`].
+    pub fn iterations_learned(&self) -> u64 {
+        self.iterations
     }
 
     /// The cell `(row, col)` as a [`Cell`].
@@ -278,6 +289,7 @@ impl Learned {
     /// Learns from the iteration just finished: the winner's replies are stored, the
     /// loser's forgotten, and every move's cell adds the outcome to its mover's average.
     pub fn learn(&mut self, outcome: Outcome) {
+        self.iterations += 1;
         if let Some(averages) = self.averages.as_deref_mut() {
             averages.learn(&self.moves[2..self.len], self.first_mover, outcome);
         }

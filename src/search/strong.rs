@@ -57,6 +57,33 @@ pub fn search<R: RngCore>(
     limits: &SearchLimits,
     rng: &mut R,
 ) -> Option<SearchReport> {
+    let mut learned = Learned::new(&config.techniques, config.adaptation_rate);
+    search_learning(
+        root,
+        excluded_root_moves,
+        tree,
+        graph,
+        &mut learned,
+        config,
+        limits,
+        rng,
+    )
+}
+
+/// [`search`] whose playouts start from, and add to, what `learned` already holds
+/// (built by [`Learned::new`] for `config`): empty tables, or those of an earlier search of
+/// the same game ([`Techniques::keep_learned`](super::Techniques::keep_learned)).
+#[allow(clippy::too_many_arguments)] // search's arguments and the tables it learns into
+pub fn search_learning<R: RngCore>(
+    root: &Position,
+    excluded_root_moves: u16,
+    tree: &mut Tree,
+    graph: &mut Transpositions,
+    replies: &mut Learned,
+    config: &SearchConfig,
+    limits: &SearchLimits,
+    rng: &mut R,
+) -> Option<SearchReport> {
     if root.open_columns() == 0 {
         return None;
     }
@@ -74,7 +101,6 @@ pub fn search<R: RngCore>(
     } else {
         descend::<false, R>
     };
-    let mut replies = Learned::new(&config.techniques, config.adaptation_rate);
     let mut iterations = 0u64;
     let start = Instant::now();
     loop {
@@ -92,7 +118,7 @@ pub fn search<R: RngCore>(
             &mut scratch,
             &mut path,
             &mut keys,
-            &mut replies,
+            replies,
             &order,
             excluded_root_moves,
             config,
