@@ -67,6 +67,9 @@
 #                               GRAVITY4_MOVE_MS=200, same SPRT, seed 3604
 #   scripts/strength.sh keep-learned-2s  the same pair at 2000 ms, FULL_PAIRS boards (50),
 #                               seed 2208, one game at a time; RESUME=1 continues
+#   scripts/strength.sh ppa-loser  the default with policy adaptation learning from the
+#                               loser too (GRAVITY4_ENABLE=ppa-loser) vs the default, at
+#                               GRAVITY4_MOVE_MS=200, same SPRT, seed 3605
 #   scripts/strength.sh ppa-2s  the same pair at 2000 ms (step 22g at length), FULL_PAIRS
 #                               boards (60), seed 2207, one game at a time; RESUME=1 continues
 #   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
@@ -324,6 +327,10 @@ main() {
         lib=$(run_copy keep-learned-2s "$dir")
         long_match "$dir" "$lib@GRAVITY4_ENABLE=keep-learned" "$lib@GRAVITY4_PROFILE=strong" \
             "${FULL_PAIRS:-50}" 2208
+        ;;
+    ppa-loser)
+        # Issue 17, step 27, a hint: policy adaptation learns from the loser's choices too.
+        step_22_hint 27-ppa-loser GRAVITY4_ENABLE=ppa-loser GRAVITY4_PROFILE=strong 3605
         ;;
     vs-d600866)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}

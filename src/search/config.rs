@@ -100,6 +100,10 @@ pub struct Techniques {
     /// move of the same game, instead of starting each search with empty tables; kept
     /// under the same rule as the subtree (the new position continues the last search).
     pub keep_learned: bool,
+    /// Policy adaptation learns from the loser too: each free choice the loser of an
+    /// iteration made moves its policy away from the move chosen (the winner's still
+    /// towards its own), as in Sironi, Cazenave and Winands' "update for all players".
+    pub ppa_loser: bool,
 }
 
 /// The field of [`Techniques`] a switch name turns on or off.
@@ -133,6 +137,7 @@ impl Techniques {
         policy_adaptation: true,
         policy_prior: false,
         keep_learned: false,
+        ppa_loser: false,
     };
 
     /// None at all: the classic profile, which plays random playouts on a fresh tree and
@@ -155,10 +160,11 @@ impl Techniques {
         policy_adaptation: false,
         policy_prior: false,
         keep_learned: false,
+        ppa_loser: false,
     };
 
     /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
-    pub const SWITCHES: [(&'static str, Switch); 17] = [
+    pub const SWITCHES: [(&'static str, Switch); 18] = [
         ("tactical-playouts", |t| &mut t.tactical_playouts),
         ("keep-threats", |t| &mut t.keep_threats),
         ("reuse", |t| &mut t.reuse),
@@ -176,6 +182,7 @@ impl Techniques {
         ("policy-adaptation", |t| &mut t.policy_adaptation),
         ("policy-prior", |t| &mut t.policy_prior),
         ("keep-learned", |t| &mut t.keep_learned),
+        ("ppa-loser", |t| &mut t.ppa_loser),
     ];
 
     /// Whether the playouts use a policy learned during the search (last good replies of

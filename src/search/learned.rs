@@ -104,6 +104,9 @@ struct PolicyAdaptation {
     /// The step on a log-weight ([`ADAPTATION_RATE`] by default), and `exp` of it.
     rate: f32,
     gain: f32,
+    /// The loser's choices move its policy away from the moves it chose
+    /// ([`Techniques::ppa_loser`]).
+    loser_too: bool,
     /// `weight[side][cell]`: `exp` of `side`'s log-weight for a stone on `cell`, within
     /// [`WEIGHT_RANGE`]; 1 until learned.
     weight: [[f32; CELLS]; 2],
@@ -170,6 +173,7 @@ impl Learned {
                 Box::new(PolicyAdaptation {
                     rate: adaptation_rate,
                     gain: adaptation_rate.exp(),
+                    loser_too: techniques.ppa_loser,
                     weight: [[1.0; CELLS]; 2],
                     choices: Vec::with_capacity(MAX_MOVES),
                 })
@@ -396,8 +400,11 @@ impl PolicyAdaptation {
 
     /// Moves `winner`'s policy towards each free choice it made in the iteration whose
     /// recorded moves are `moves` (two [`NO_CELL`]s first; the first move, at index 2, made
-    /// by `first_mover`).
+    /// by `first_mover`); with `loser_too`, the loser's away from each of its own.
     fn learn(&mut self, moves: &[Cell], first_mover: Side, winner: Side) {
+        if self.loser_too {
+            self.unlearn(moves, first_mover, winner.other());
+        }
         let (low, high) = WEIGHT_RANGE;
         for choice in &self.choices {
             let at = usize::from(choice.at);
@@ -424,6 +431,37 @@ impl PolicyAdaptation {
             }
             let chosen = &mut weight[usize::from(moves[at])];
             *chosen = (*chosen * self.gain).min(high);
+        }
+    }
+
+    /// The mirror of [`Self::learn`] for `loser`: each free choice it made moves its policy
+    /// away from the move chosen (the chosen cell's log-weight loses the rate, every
+    /// candidate's gains the rate times its probability), within [`WEIGHT_RANGE`].
+    fn unlearn(&mut self, moves: &[Cell], first_mover: Side, loser: Side) {
+        let (low, high) = WEIGHT_RANGE;
+        let loss = 1.0 / self.gain;
+        for choice in &self.choices {
+            let at = usize::from(choice.at);
+            if mover_at(at, first_mover) != loser || at >= moves.len() {
+                continue;
+            }
+            let weight = &mut self.weight[loser as usize];
+            let (mut cells, mut count) = ([0; MAX_SIZE], 0);
+            for cell in choice.cells() {
+                cells[count] = cell;
+                count += 1;
+            }
+            let cells = &cells[..count];
+            let total: f32 = cells.iter().map(|&c| weight[usize::from(c)]).sum();
+            let step = self.rate / total;
+            for &cell in cells {
+                // exp(+rate * p) to second order, as in `learn`.
+                let w = &mut weight[usize::from(cell)];
+                let x = *w * step;
+                *w = (*w * (1.0 + x + 0.5 * x * x)).min(high);
+            }
+            let chosen = &mut weight[usize::from(moves[at])];
+            *chosen = (*chosen * loss).max(low);
         }
     }
 }
@@ -592,6 +630,38 @@ mod tests {
             l.learn(outcome);
         }
         assert!(share_of_3(&mut l, &mut rng) > 950);
+    }
+
+    /// With `ppa-loser`, a lost iteration moves the loser's policy away from its choice:
+    /// `Us` lost every time after choosing column 3 over 8, and comes to draw 8; the
+    /// winner's weights still move towards its own choices, and the weights stay in range.
+    #[test]
+    fn the_loser_moves_away_from_its_choices_with_ppa_loser() {
+        let mut l = learned("policy-adaptation,ppa-loser");
+        let pos = empty();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(6);
+        for _ in 0..10_000 {
+            l.begin(Side::Us);
+            l.pick(Side::Us, 1 << 3 | 1 << 8, &pos, &mut rng);
+            l.record(Learned::cell(11, 3));
+            l.pick(Side::Them, 1 << 4 | 1 << 6, &pos, &mut rng);
+            l.record(Learned::cell(11, 4));
+            l.learn(Outcome::Win(Side::Them));
+        }
+        let mut eights = 0;
+        for _ in 0..1000 {
+            l.begin(Side::Us);
+            eights += usize::from(l.pick(Side::Us, 1 << 3 | 1 << 8, &pos, &mut rng) == Some(8));
+        }
+        assert!(eights > 950, "column 8 drawn {eights} times in 1000");
+        let weights = &l.adaptation.as_ref().unwrap().weight;
+        let (low, high) = WEIGHT_RANGE;
+        let us = &weights[Side::Us as usize];
+        assert_eq!(us[usize::from(Learned::cell(11, 3))], low);
+        assert_eq!(us[usize::from(Learned::cell(11, 8))], high);
+        let them = &weights[Side::Them as usize];
+        assert!(them[usize::from(Learned::cell(11, 4))] > them[usize::from(Learned::cell(11, 6))]);
+        assert!(weights.iter().flatten().all(|&w| (low..=high).contains(&w)));
     }
 
     /// However one-sided the results, the weights stay in their range: finite, and a
