@@ -70,6 +70,9 @@
 #   scripts/strength.sh ppa-loser  the default with policy adaptation learning from the
 #                               loser too (GRAVITY4_ENABLE=ppa-loser) vs the default, at
 #                               GRAVITY4_MOVE_MS=200, same SPRT, seed 3605
+#   scripts/strength.sh ppa-pairs  the default with policy adaptation's pair weights
+#                               (GRAVITY4_ENABLE=ppa-pairs) vs the default, at
+#                               GRAVITY4_MOVE_MS=200, same SPRT, seed 3606
 #   scripts/strength.sh ppa-2s  the same pair at 2000 ms (step 22g at length), FULL_PAIRS
 #                               boards (60), seed 2207, one game at a time; RESUME=1 continues
 #   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
@@ -331,6 +334,10 @@ main() {
     ppa-loser)
         # Issue 17, step 27, a hint: policy adaptation learns from the loser's choices too.
         step_22_hint 27-ppa-loser GRAVITY4_ENABLE=ppa-loser GRAVITY4_PROFILE=strong 3605
+        ;;
+    ppa-pairs)
+        # Issue 17, step 28, a hint: policy adaptation with pair weights (previous cell, cell).
+        step_22_hint 28-ppa-pairs GRAVITY4_ENABLE=ppa-pairs GRAVITY4_PROFILE=strong 3606
         ;;
     vs-d600866)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}

@@ -104,6 +104,11 @@ pub struct Techniques {
     /// iteration made moves its policy away from the move chosen (the winner's still
     /// towards its own), as in Sironi, Cazenave and Winands' "update for all players".
     pub ppa_loser: bool,
+    /// Policy adaptation weighs each move by its cell and by the pair of the previous
+    /// move's cell and its cell (the product of two learned weights, both adapted), a
+    /// probabilistic reply table alongside the last good replies (the N-grams of Sironi,
+    /// Cazenave and Winands).
+    pub ppa_pairs: bool,
 }
 
 /// The field of [`Techniques`] a switch name turns on or off.
@@ -138,6 +143,7 @@ impl Techniques {
         policy_prior: false,
         keep_learned: false,
         ppa_loser: false,
+        ppa_pairs: false,
     };
 
     /// None at all: the classic profile, which plays random playouts on a fresh tree and
@@ -161,10 +167,11 @@ impl Techniques {
         policy_prior: false,
         keep_learned: false,
         ppa_loser: false,
+        ppa_pairs: false,
     };
 
     /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
-    pub const SWITCHES: [(&'static str, Switch); 18] = [
+    pub const SWITCHES: [(&'static str, Switch); 19] = [
         ("tactical-playouts", |t| &mut t.tactical_playouts),
         ("keep-threats", |t| &mut t.keep_threats),
         ("reuse", |t| &mut t.reuse),
@@ -183,6 +190,7 @@ impl Techniques {
         ("policy-prior", |t| &mut t.policy_prior),
         ("keep-learned", |t| &mut t.keep_learned),
         ("ppa-loser", |t| &mut t.ppa_loser),
+        ("ppa-pairs", |t| &mut t.ppa_pairs),
     ];
 
     /// Whether the playouts use a policy learned during the search (last good replies of

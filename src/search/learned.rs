@@ -110,6 +110,10 @@ struct PolicyAdaptation {
     /// `weight[side][cell]`: `exp` of `side`'s log-weight for a stone on `cell`, within
     /// [`WEIGHT_RANGE`]; 1 until learned.
     weight: [[f32; CELLS]; 2],
+    /// With pairs ([`Techniques::ppa_pairs`]), `pairs[(side * CELLS + prev) * CELLS +
+    /// cell]`: the same for a stone on `cell` right after one on `prev`, a factor of the
+    /// policy's weight; empty without.
+    pairs: Vec<f32>,
     /// The free choices of the iteration under way, in order.
     choices: Vec<Choice>,
 }
@@ -174,6 +178,14 @@ impl Learned {
                     rate: adaptation_rate,
                     gain: adaptation_rate.exp(),
                     loser_too: techniques.ppa_loser,
+                    pairs: vec![
+                        1.0;
+                        if techniques.ppa_pairs {
+                            2 * CELLS * CELLS
+                        } else {
+                            0
+                        }
+                    ],
                     weight: [[1.0; CELLS]; 2],
                     choices: Vec::with_capacity(MAX_MOVES),
                 })
@@ -274,7 +286,7 @@ impl Learned {
             return averages.best(side, candidates, pos);
         }
         let adaptation = self.adaptation.as_deref()?;
-        adaptation.draw(self.len, side, rng)
+        adaptation.draw(self.len, side, self.last(), rng)
     }
 
     /// Policy adaptation's weight, for the side to move in `pos`, of each open column's
@@ -377,25 +389,21 @@ impl PolicyAdaptation {
     }
 
     /// A column drawn for `side` among the candidates of the choice noted for the move at
-    /// index `at`, each with probability proportional to its cell's weight; `None` when
-    /// that choice was not noted (a lone candidate).
+    /// index `at`, each with probability proportional to its cell's weight (times, with
+    /// pairs, the weight of the pair of `prev`, the cell of the move before, and that cell);
+    /// `None` when that choice was not noted (a lone candidate).
     #[inline(always)]
-    fn draw<R: RngCore>(&self, at: usize, side: Side, rng: &mut R) -> Option<usize> {
+    fn draw<R: RngCore>(&self, at: usize, side: Side, prev: Cell, rng: &mut R) -> Option<usize> {
         let choice = self.choices.last().filter(|c| usize::from(c.at) == at)?;
         let weight = &self.weight[side as usize];
-        let total: f32 = choice.cells().map(|c| weight[usize::from(c)]).sum();
-        // A uniform draw in [0, total); the last cell takes any rounding left over.
-        let mut left = (rng.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32) * total;
-        let last = 15 - choice.candidates.leading_zeros() as usize;
-        for cell in choice.cells() {
-            let col = usize::from(cell) % MAX_SIZE;
-            left -= weight[usize::from(cell)];
-            if left < 0.0 || col == last {
-                return Some(col);
-            }
-        }
-        // Not reached: the loop returns at the last candidate.
-        Some(last)
+        Some(match pair_row(&self.pairs, side, prev) {
+            None => draw_by(choice, |c| weight[usize::from(c)], rng),
+            Some(pairs) => draw_by(
+                choice,
+                |c| weight[usize::from(c)] * pairs[usize::from(c)],
+                rng,
+            ),
+        })
     }
 
     /// Moves `winner`'s policy towards each free choice it made in the iteration whose
@@ -403,66 +411,116 @@ impl PolicyAdaptation {
     /// by `first_mover`); with `loser_too`, the loser's away from each of its own.
     fn learn(&mut self, moves: &[Cell], first_mover: Side, winner: Side) {
         if self.loser_too {
-            self.unlearn(moves, first_mover, winner.other());
+            self.adapt::<false>(moves, first_mover, winner.other());
         }
-        let (low, high) = WEIGHT_RANGE;
-        for choice in &self.choices {
-            let at = usize::from(choice.at);
-            let side = mover_at(at, first_mover);
-            if side != winner || at >= moves.len() {
-                continue;
-            }
-            let weight = &mut self.weight[side as usize];
-            // The cells once, for the two passes below.
-            let (mut cells, mut count) = ([0; MAX_SIZE], 0);
-            for cell in choice.cells() {
-                cells[count] = cell;
-                count += 1;
-            }
-            let cells = &cells[..count];
-            let total: f32 = cells.iter().map(|&c| weight[usize::from(c)]).sum();
-            let step = self.rate / total;
-            for &cell in cells {
-                // exp(-rate * p) to second order (within 0.7 % for rate * p <= 0.32, 4 %
-                // at 0.6; the weight range bounds any drift).
-                let w = &mut weight[usize::from(cell)];
-                let x = *w * step;
-                *w = (*w * (1.0 - x + 0.5 * x * x)).max(low);
-            }
-            let chosen = &mut weight[usize::from(moves[at])];
-            *chosen = (*chosen * self.gain).min(high);
-        }
+        self.adapt::<true>(moves, first_mover, winner);
     }
 
-    /// The mirror of [`Self::learn`] for `loser`: each free choice it made moves its policy
-    /// away from the move chosen (the chosen cell's log-weight loses the rate, every
-    /// candidate's gains the rate times its probability), within [`WEIGHT_RANGE`].
-    fn unlearn(&mut self, moves: &[Cell], first_mover: Side, loser: Side) {
-        let (low, high) = WEIGHT_RANGE;
-        let loss = 1.0 / self.gain;
+    /// Moves `side`'s policy at each free choice it made: towards the move chosen
+    /// (`TOWARD`: the chosen cell's log-weight gains the rate, every candidate's loses the
+    /// rate times its probability) or away from it (the signs reversed), within
+    /// [`WEIGHT_RANGE`]. With pairs, the pair weights of the move before take the same steps.
+    fn adapt<const TOWARD: bool>(&mut self, moves: &[Cell], first_mover: Side, side: Side) {
+        let paired = !self.pairs.is_empty();
         for choice in &self.choices {
             let at = usize::from(choice.at);
-            if mover_at(at, first_mover) != loser || at >= moves.len() {
+            if mover_at(at, first_mover) != side || at >= moves.len() {
                 continue;
             }
-            let weight = &mut self.weight[loser as usize];
+            // The cells once, for the two passes of `shift`.
             let (mut cells, mut count) = ([0; MAX_SIZE], 0);
             for cell in choice.cells() {
                 cells[count] = cell;
                 count += 1;
             }
-            let cells = &cells[..count];
-            let total: f32 = cells.iter().map(|&c| weight[usize::from(c)]).sum();
-            let step = self.rate / total;
-            for &cell in cells {
-                // exp(+rate * p) to second order, as in `learn`.
-                let w = &mut weight[usize::from(cell)];
-                let x = *w * step;
-                *w = (*w * (1.0 + x + 0.5 * x * x)).min(high);
-            }
-            let chosen = &mut weight[usize::from(moves[at])];
-            *chosen = (*chosen * loss).max(low);
+            let weight = &mut self.weight[side as usize];
+            let pairs = paired.then(|| pair_row_mut(&mut self.pairs, side, moves[at - 1]));
+            let steps = (self.rate, self.gain);
+            shift::<TOWARD>(weight, pairs, &cells[..count], moves[at], steps);
         }
+    }
+}
+
+/// The pair weights of `side` for moves after a stone on `prev`, indexed by cell; `None`
+/// without pairs (`pairs` empty).
+#[inline(always)]
+fn pair_row(pairs: &[f32], side: Side, prev: Cell) -> Option<&[f32]> {
+    let start = (side as usize * CELLS + usize::from(prev)) * CELLS;
+    pairs.get(start..start + CELLS)
+}
+
+/// [`pair_row`], mutably, for a non-empty `pairs`.
+#[inline(always)]
+fn pair_row_mut(pairs: &mut [f32], side: Side, prev: Cell) -> &mut [f32] {
+    let start = (side as usize * CELLS + usize::from(prev)) * CELLS;
+    &mut pairs[start..start + CELLS]
+}
+
+/// A column of `choice` drawn with probability proportional to `weight` of its landing cell.
+#[inline(always)]
+fn draw_by<R: RngCore>(choice: &Choice, weight: impl Fn(Cell) -> f32, rng: &mut R) -> usize {
+    let total: f32 = choice.cells().map(&weight).sum();
+    // A uniform draw in [0, total); the last cell takes any rounding left over.
+    let mut left = (rng.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32) * total;
+    let last = 15 - choice.candidates.leading_zeros() as usize;
+    for cell in choice.cells() {
+        let col = usize::from(cell) % MAX_SIZE;
+        left -= weight(cell);
+        if left < 0.0 || col == last {
+            return col;
+        }
+    }
+    // Not reached: the loop returns at the last candidate.
+    last
+}
+
+/// One step of policy adaptation at one choice among `cells`, of which `chosen` was played:
+/// towards it (`TOWARD`) or away from it, on `weight` and (with pairs) `pairs`, whose
+/// product is the policy's weight; `(rate, gain)` are the step and `exp` of it.
+#[inline(always)]
+fn shift<const TOWARD: bool>(
+    weight: &mut [f32; CELLS],
+    mut pairs: Option<&mut [f32]>,
+    cells: &[Cell],
+    chosen: Cell,
+    (rate, gain): (f32, f32),
+) {
+    let (low, high) = WEIGHT_RANGE;
+    let joint = |weight: &[f32; CELLS], pairs: &Option<&mut [f32]>, c: Cell| match pairs {
+        Some(pairs) => weight[usize::from(c)] * pairs[usize::from(c)],
+        None => weight[usize::from(c)],
+    };
+    let total: f32 = cells.iter().map(|&c| joint(weight, &pairs, c)).sum();
+    let step = rate / total;
+    for &cell in cells {
+        // exp(-/+ rate * p) to second order (within 0.7 % for rate * p <= 0.32, 4 % at 0.6;
+        // the weight range bounds any drift).
+        let x = joint(weight, &pairs, cell) * step;
+        let factor = if TOWARD {
+            1.0 - x + 0.5 * x * x
+        } else {
+            1.0 + x + 0.5 * x * x
+        };
+        let bound = |w: f32| if TOWARD { w.max(low) } else { w.min(high) };
+        let w = &mut weight[usize::from(cell)];
+        *w = bound(*w * factor);
+        if let Some(pairs) = pairs.as_deref_mut() {
+            let p = &mut pairs[usize::from(cell)];
+            *p = bound(*p * factor);
+        }
+    }
+    let bound = |w: f32| {
+        if TOWARD {
+            (w * gain).min(high)
+        } else {
+            (w * (1.0 / gain)).max(low)
+        }
+    };
+    let w = &mut weight[usize::from(chosen)];
+    *w = bound(*w);
+    if let Some(pairs) = pairs {
+        let p = &mut pairs[usize::from(chosen)];
+        *p = bound(*p);
     }
 }
 
@@ -662,6 +720,42 @@ mod tests {
         let them = &weights[Side::Them as usize];
         assert!(them[usize::from(Learned::cell(11, 4))] > them[usize::from(Learned::cell(11, 6))]);
         assert!(weights.iter().flatten().all(|&w| (low..=high).contains(&w)));
+    }
+
+    /// With `ppa-pairs`, the policy tells the move before apart: `Us` won choosing column 3
+    /// after `Them` played cell (11, 0), and column 8 after (11, 11), as often each; the
+    /// cell weights alone learn both alike, the pairs learn which answers which.
+    #[test]
+    fn pairs_learn_which_move_answers_which() {
+        let mut l = learned("policy-adaptation,ppa-pairs");
+        let pos = empty();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        let answers = [(Learned::cell(11, 0), 3), (Learned::cell(11, 11), 8)];
+        for i in 0..400 {
+            let (before, answer) = answers[i % 2];
+            l.begin(Side::Them);
+            l.record(before);
+            l.pick(Side::Us, 1 << 3 | 1 << 8, &pos, &mut rng);
+            l.record(Learned::cell(11, answer));
+            l.learn(Outcome::Win(Side::Us));
+        }
+        for (before, answer) in answers {
+            let mut hits = 0;
+            for _ in 0..1000 {
+                l.begin(Side::Them);
+                l.record(before);
+                hits +=
+                    usize::from(l.pick(Side::Us, 1 << 3 | 1 << 8, &pos, &mut rng) == Some(answer));
+            }
+            assert!(
+                hits > 900,
+                "after {before}, column {answer} drawn {hits} times in 1000"
+            );
+        }
+        let weights = &l.adaptation.as_ref().unwrap().weight[Side::Us as usize];
+        let (three, eight) = (Learned::cell(11, 3), Learned::cell(11, 8));
+        let ratio = weights[usize::from(three)] / weights[usize::from(eight)];
+        assert!((0.5..2.0).contains(&ratio), "cell weights alike: {ratio}");
     }
 
     /// However one-sided the results, the weights stay in their range: finite, and a
