@@ -65,8 +65,11 @@
 #   scripts/strength.sh keep-learned  the default keeping what its playouts learned for its
 #                               next move (GRAVITY4_ENABLE=keep-learned) vs the default, at
 #                               GRAVITY4_MOVE_MS=200, same SPRT, seed 3604
-#   scripts/strength.sh keep-learned-2s  the same pair at 2000 ms, FULL_PAIRS boards (50),
-#                               seed 2208, one game at a time; RESUME=1 continues
+#   scripts/strength.sh ab-2s   this build with SWITCHES (GRAVITY4_ENABLE=ppa-pairs, say;
+#                               TAG names the run) vs this build's default at 2000 ms,
+#                               FULL_PAIRS boards (50), seed FULL_SEED (2210), one game at a
+#                               time; RESUME=1 continues on the same copy, SHARD=I/N plays
+#                               part I of N: a hint's confirmation at length
 #   scripts/strength.sh ppa-loser  the default with policy adaptation learning from the
 #                               loser too (GRAVITY4_ENABLE=ppa-loser) vs the default, at
 #                               GRAVITY4_MOVE_MS=200, same SPRT, seed 3605
@@ -323,13 +326,15 @@ main() {
         # Issue 17, step 26, a hint: the learned playout tables kept between our moves.
         step_22_hint 26-keep-learned GRAVITY4_ENABLE=keep-learned GRAVITY4_PROFILE=strong 3604
         ;;
-    keep-learned-2s)
+    ab-2s)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
-        # Step 26 at length, this build on both sides; RESUME=1 continues on the same copy.
-        dir=$OUT/26-keep-learned-$GRAVITY4_MOVE_MS
-        lib=$(run_copy keep-learned-2s "$dir")
-        long_match "$dir" "$lib@GRAVITY4_ENABLE=keep-learned" "$lib@GRAVITY4_PROFILE=strong" \
-            "${FULL_PAIRS:-50}" 2208
+        # A hint confirmed at length: this build with SWITCHES against its own default, on
+        # one copy of the library (libs/ab-TAG.so); RESUME=1 continues on the same copy.
+        tag=${TAG:?ab-2s needs TAG (the run is ab-TAG-MS)} switches=${SWITCHES:?ab-2s needs SWITCHES}
+        dir=$OUT/ab-$tag-$GRAVITY4_MOVE_MS
+        lib=$(run_copy "ab-$tag" "$dir")
+        long_match "$dir" "$lib@$switches" "$lib@GRAVITY4_PROFILE=strong" \
+            "${FULL_PAIRS:-50}" "${FULL_SEED:-2210}"
         ;;
     ppa-loser)
         # Issue 17, step 27, a hint: policy adaptation learns from the loser's choices too.
