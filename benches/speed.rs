@@ -93,7 +93,9 @@ fn positions() -> Vec<(&'static str, Position)> {
 /// (GRAVITY4_DISABLE=last-good-reply,policy-adaptation, the default before step 22b),
 /// "strong-ppa" without policy adaptation only (GRAVITY4_DISABLE=policy-adaptation, the
 /// default of step 22b).
-/// The last four run only when asked for with `--profiles`.
+/// "strong+switch:ppa-pairs" is the default with that `GRAVITY4_ENABLE` switch on (any of
+/// them, after the colon).
+/// The last four run only when asked for with `--profiles`, as do the switch rows.
 const PROFILES: [&str; 9] = [
     "classic",
     "strong",
@@ -150,7 +152,7 @@ fn main() {
     let mut rng = SmallRng::seed_from_u64(2026);
     if !tsv {
         println!(
-            "{:<28} {:<14} {:>12} {:>12} {:>8} {:>14} {:>10}",
+            "{:<28} {:<24} {:>12} {:>12} {:>8} {:>14} {:>10}",
             "position", "profile", "UCT iter/s", "playouts/s", "ns/ply", "iter/CPU s", "CPU ns/ply"
         );
     }
@@ -160,7 +162,10 @@ fn main() {
         }
         for profile in &profiles {
             let profile = profile.as_str();
-            assert!(PROFILES.contains(&profile), "unknown profile {profile}");
+            assert!(
+                PROFILES.contains(&profile) || profile.starts_with("strong+switch:"),
+                "unknown profile {profile}"
+            );
             let r = measure(&pos, profile, budget, &mut tree, &mut rng);
             if tsv {
                 println!(
@@ -169,7 +174,7 @@ fn main() {
                 );
             } else {
                 println!(
-                    "{name:<28} {profile:<14} {:>12.0} {:>12.0} {:>8.2} {:>14.0} {:>10.2}",
+                    "{name:<28} {profile:<24} {:>12.0} {:>12.0} {:>8.2} {:>14.0} {:>10.2}",
                     r.uct_rate, r.playout_rate, r.ns_per_ply, r.uct_cpu_rate, r.cpu_ns_per_ply
                 );
             }

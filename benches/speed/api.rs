@@ -8,7 +8,7 @@ use gravity4::search::graph::Graph;
 use gravity4::search::playout::{Outcome, tactical_playout};
 use gravity4::search::transpositions::Transpositions;
 use gravity4::search::tree::Tree;
-use gravity4::search::{SearchConfig, SearchLimits, mcgs, strong, uct};
+use gravity4::search::{SearchConfig, SearchLimits, Techniques, mcgs, strong, uct};
 use gravity4::settings::DEFAULT_TABLE_BYTES;
 use gravity4::threats::ThreatPosition;
 use rand::rngs::SmallRng;
@@ -42,6 +42,11 @@ pub fn search(
     config.techniques.reply_sequences = row == "strong+replies";
     config.techniques.last_good_reply = row != "strong-lgr";
     config.techniques.policy_adaptation = row != "strong-lgr" && row != "strong-ppa";
+    if let Some(switch) = row.strip_prefix("strong+switch:") {
+        // Named, not set by field, so this file still builds against commits that predate
+        // the switch (`scripts/speed-vs.sh`); asking for one of those panics here.
+        config.techniques = Techniques::parse(switch, "").expect("a switch of this build");
+    }
     let mut graph = Transpositions::default();
     if row == "strong+table" {
         config.techniques.transpositions = true;
