@@ -65,6 +65,9 @@
 #   scripts/strength.sh keep-learned  the default keeping what its playouts learned for its
 #                               next move (GRAVITY4_ENABLE=keep-learned) vs the default, at
 #                               GRAVITY4_MOVE_MS=200, same SPRT, seed 3604
+#   scripts/strength.sh ab      this build with SWITCHES (TAG names the run) vs SWITCHES_B
+#                               (default: the default) at GRAVITY4_MOVE_MS=200, the SPRT of
+#                               step 22, seed HINT_SEED (3700): a hint
 #   scripts/strength.sh ab-2s   this build with SWITCHES (GRAVITY4_ENABLE=ppa-pairs, say;
 #                               TAG names the run) vs this build's default at 2000 ms,
 #                               FULL_PAIRS boards (50), seed FULL_SEED (2210), one game at a
@@ -325,6 +328,15 @@ main() {
     keep-learned)
         # Issue 17, step 26, a hint: the learned playout tables kept between our moves.
         step_22_hint 26-keep-learned GRAVITY4_ENABLE=keep-learned GRAVITY4_PROFILE=strong 3604
+        ;;
+    ab)
+        # A hint: any two configurations of this build, with the SPRT.
+        tag=${TAG:?ab needs TAG (the run is ab-TAG-MS)} switches=${SWITCHES:?ab needs SWITCHES}
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
+        # Its own copy of the library (libs/hint-TAG.so), so hints of different builds can
+        # overlap, and apart from ab-2s's copy of the same TAG.
+        ab_of_copy "ab-$tag-$GRAVITY4_MOVE_MS" "$LIB" "hint-$tag" "$switches" \
+            "${SWITCHES_B:-GRAVITY4_PROFILE=strong}" 200 "${HINT_SEED:-3700}"
         ;;
     ab-2s)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
