@@ -16,6 +16,9 @@
 //! there), the library step 22b measures at 2 s; the graph search learned replies later.
 //! The `strong+ppa` rows (replies and playout policy adaptation, the shipped default since
 //! step 22g) were recorded from 6192eeb's library, the one step 22g measures at 2 s.
+//! The `strong+pairs` rows (replies, policy adaptation and its pair weights, the shipped
+//! default since step 28) were recorded from the build that made the pairs the default,
+//! whose `GRAVITY4_ENABLE=ppa-pairs` is what step 28 measures at 2 s (d8ed20c's library).
 //!
 //! Re-record with `GRAVITY4_RECORD=1 cargo test --release --test exactness -- --nocapture`.
 
@@ -155,8 +158,10 @@ fn search_checksum(root: &Position, profile: &str, seed: u64) -> u64 {
     let mut tree = Tree::default();
     let limits = fixed_limits();
     let mut config = SearchConfig::strong();
-    config.techniques.last_good_reply = profile == "strong+lgr" || profile == "strong+ppa";
-    config.techniques.policy_adaptation = profile == "strong+ppa";
+    let learned = ["strong+lgr", "strong+ppa", "strong+pairs"];
+    config.techniques.last_good_reply = learned.contains(&profile);
+    config.techniques.policy_adaptation = learned[1..].contains(&profile);
+    config.techniques.ppa_pairs = profile == "strong+pairs";
     config.techniques.reply_sequences = profile == "strong+replies";
     config.techniques.threat_sequences = profile != "strong-chains";
     let mut graph = Transpositions::default();
@@ -229,6 +234,7 @@ fn checksums() -> Vec<(String, u64)> {
             "strong+table",
             "strong+lgr",
             "strong+ppa",
+            "strong+pairs",
         ] {
             out.push((
                 format!("pos{i} search {profile}"),
@@ -261,6 +267,7 @@ const RECORDED: &[(&str, u64)] = &[
     ("pos0 search strong+table", 0xa9f4578e743905c1),
     ("pos0 search strong+lgr", 0xa1327987bbcd0b34),
     ("pos0 search strong+ppa", 0x24c046ef97acaf27),
+    ("pos0 search strong+pairs", 0x235c67d2ffa3b652),
     ("pos0 search graph", 0xb1f413d1a3755336),
     ("pos0 search graph-no-catch-up", 0xf21c16e5ace514f6),
     ("pos0 search graph+lgr", 0x4384e72e16f5c717),
@@ -274,6 +281,7 @@ const RECORDED: &[(&str, u64)] = &[
     ("pos1 search strong+table", 0x90fdc9180259a27d),
     ("pos1 search strong+lgr", 0xb64a4fd6e0cd80bc),
     ("pos1 search strong+ppa", 0xd7785ae8ba011fe6),
+    ("pos1 search strong+pairs", 0x33c230e0213f10d2),
     ("pos1 search graph", 0x6dec5198f69765cf),
     ("pos1 search graph-no-catch-up", 0x5a15e7514f39a82a),
     ("pos1 search graph+lgr", 0x6b0bd9661cf6a368),
@@ -287,6 +295,7 @@ const RECORDED: &[(&str, u64)] = &[
     ("pos2 search strong+table", 0x6c774baff704dc70),
     ("pos2 search strong+lgr", 0x90744341efe8bd7f),
     ("pos2 search strong+ppa", 0x4b2ec0ded0e3e092),
+    ("pos2 search strong+pairs", 0x9bcca1c03ec4d9c3),
     ("pos2 search graph", 0xf6593b403e8d95c1),
     ("pos2 search graph-no-catch-up", 0x6977563b08f1772f),
     ("pos2 search graph+lgr", 0x19824215c5421ba0),
@@ -300,6 +309,7 @@ const RECORDED: &[(&str, u64)] = &[
     ("pos3 search strong+table", 0x0ad470f31f91bed9),
     ("pos3 search strong+lgr", 0xd50b139ab3efed5a),
     ("pos3 search strong+ppa", 0x3ced480559715461),
+    ("pos3 search strong+pairs", 0xcbc6a69dd508bf30),
     ("pos3 search graph", 0x569e138c0e7e15cd),
     ("pos3 search graph-no-catch-up", 0xb300ff156236d505),
     ("pos3 search graph+lgr", 0x7c7ff86effa62a58),

@@ -116,8 +116,8 @@ pub type Switch = fn(&mut Techniques) -> &mut bool;
 
 impl Techniques {
     /// What the strong profile uses unless told otherwise: every technique that measured
-    /// as a gain (STRENGTH.md), last good replies confirmed at 2 s a move (step 22b) and
-    /// policy adaptation on top of them (step 22g). Off:
+    /// as a gain (STRENGTH.md), last good replies confirmed at 2 s a move (step 22b),
+    /// policy adaptation on top of them (step 22g) and its pair weights (step 28). Off:
     /// the transposition table (level at 200 ms per move, for 32 MiB and a third of the
     /// iterations), reply sequences (checking every new child lost 23 Elo at 100 ms,
     /// checking at a node's 8th visit 47), the early stop (searching the whole budget won
@@ -143,7 +143,7 @@ impl Techniques {
         policy_prior: false,
         keep_learned: false,
         ppa_loser: false,
-        ppa_pairs: false,
+        ppa_pairs: true,
     };
 
     /// None at all: the classic profile, which plays random playouts on a fresh tree and
