@@ -459,19 +459,24 @@ fn pair_row_mut(pairs: &mut [f32], side: Side, prev: Cell) -> &mut [f32] {
 /// A column of `choice` drawn with probability proportional to `weight` of its landing cell.
 #[inline(always)]
 fn draw_by<R: RngCore>(choice: &Choice, weight: impl Fn(Cell) -> f32, rng: &mut R) -> usize {
-    let total: f32 = choice.cells().map(&weight).sum();
-    // A uniform draw in [0, total); the last cell takes any rounding left over.
+    // Each candidate's column and weight once, for both passes.
+    let (mut cols, mut weights, mut count) = ([0; MAX_SIZE], [0.0; MAX_SIZE], 0);
+    let mut total = 0.0;
+    for col in columns(choice.candidates) {
+        let w = weight(Learned::cell(usize::from(choice.tops[col]) - 1, col));
+        (cols[count], weights[count]) = (col, w);
+        total += w;
+        count += 1;
+    }
+    // A uniform draw in [0, total); the last candidate takes any rounding left over.
     let mut left = (rng.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32) * total;
-    let last = 15 - choice.candidates.leading_zeros() as usize;
-    for cell in choice.cells() {
-        let col = usize::from(cell) % MAX_SIZE;
-        left -= weight(cell);
-        if left < 0.0 || col == last {
-            return col;
+    for i in 0..count - 1 {
+        left -= weights[i];
+        if left < 0.0 {
+            return cols[i];
         }
     }
-    // Not reached: the loop returns at the last candidate.
-    last
+    cols[count - 1]
 }
 
 /// One step of policy adaptation at one choice among `cells`, of which `chosen` was played:
