@@ -491,16 +491,21 @@ fn shift<const TOWARD: bool>(
     (rate, gain): (f32, f32),
 ) {
     let (low, high) = WEIGHT_RANGE;
-    let joint = |weight: &[f32; CELLS], pairs: &Option<&mut [f32]>, c: Cell| match pairs {
-        Some(pairs) => weight[usize::from(c)] * pairs[usize::from(c)],
-        None => weight[usize::from(c)],
-    };
-    let total: f32 = cells.iter().map(|&c| joint(weight, &pairs, c)).sum();
+    // Each candidate's weight once (a cell's own weight changes only at its own turn below).
+    let mut joints = [0.0; MAX_SIZE];
+    let mut total = 0.0;
+    for (joint, &c) in joints.iter_mut().zip(cells) {
+        *joint = match &pairs {
+            Some(pairs) => weight[usize::from(c)] * pairs[usize::from(c)],
+            None => weight[usize::from(c)],
+        };
+        total += *joint;
+    }
     let step = rate / total;
-    for &cell in cells {
+    for (&cell, &joint) in cells.iter().zip(&joints) {
         // exp(-/+ rate * p) to second order (within 0.7 % for rate * p <= 0.32, 4 % at 0.6;
         // the weight range bounds any drift).
-        let x = joint(weight, &pairs, cell) * step;
+        let x = joint * step;
         let factor = if TOWARD {
             1.0 - x + 0.5 * x * x
         } else {
