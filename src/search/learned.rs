@@ -32,6 +32,10 @@
 //! chose: the chosen cell's log-weight gains [`ADAPTATION_RATE`] and every candidate's
 //! loses the rate times its probability, so a choice's total log-weight is kept. The
 //! weights are kept as `exp(log-weight)` and updated by products (no `exp` per update).
+//! With pairs (`ppa-pairs`), a move's weight is its cell's weight times a second one for the
+//! pair (the previous move's cell, its cell), and both take the same steps: a soft table of
+//! replies, asked after the last good reply. With `ppa-loser`, the loser of an iteration
+//! moves its policy away from each free choice it made (the same step, signs reversed).
 //!
 //! The tables are per search: their knowledge is about the positions around one root
 //! (with `GRAVITY4_ENABLE=keep-learned` the tree search keeps them for our next move of the
