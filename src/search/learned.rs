@@ -32,6 +32,10 @@
 //! chose: the chosen cell's log-weight gains [`ADAPTATION_RATE`] and every candidate's
 //! loses the rate times its probability, so a choice's total log-weight is kept. The
 //! weights are kept as `exp(log-weight)` and updated by products (no `exp` per update).
+//! With pairs (`ppa-pairs`), a move's weight is its cell's weight times a second one for the
+//! pair (the previous move's cell, its cell), and both take the same steps: a soft table of
+//! replies, asked after the last good reply. With `ppa-loser`, the loser of an iteration
+//! moves its policy away from each free choice it made (the same step, signs reversed).
 //!
 //! The tables are per search: their knowledge is about the positions around one root
 //! (with `GRAVITY4_ENABLE=keep-learned` the tree search keeps them for our next move of the
@@ -459,19 +463,24 @@ fn pair_row_mut(pairs: &mut [f32], side: Side, prev: Cell) -> &mut [f32] {
 /// A column of `choice` drawn with probability proportional to `weight` of its landing cell.
 #[inline(always)]
 fn draw_by<R: RngCore>(choice: &Choice, weight: impl Fn(Cell) -> f32, rng: &mut R) -> usize {
-    let total: f32 = choice.cells().map(&weight).sum();
-    // A uniform draw in [0, total); the last cell takes any rounding left over.
+    // Each candidate's column and weight once, for both passes.
+    let (mut cols, mut weights, mut count) = ([0; MAX_SIZE], [0.0; MAX_SIZE], 0);
+    let mut total = 0.0;
+    for col in columns(choice.candidates) {
+        let w = weight(Learned::cell(usize::from(choice.tops[col]) - 1, col));
+        (cols[count], weights[count]) = (col, w);
+        total += w;
+        count += 1;
+    }
+    // A uniform draw in [0, total); the last candidate takes any rounding left over.
     let mut left = (rng.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32) * total;
-    let last = 15 - choice.candidates.leading_zeros() as usize;
-    for cell in choice.cells() {
-        let col = usize::from(cell) % MAX_SIZE;
-        left -= weight(cell);
-        if left < 0.0 || col == last {
-            return col;
+    for i in 0..count - 1 {
+        left -= weights[i];
+        if left < 0.0 {
+            return cols[i];
         }
     }
-    // Not reached: the loop returns at the last candidate.
-    last
+    cols[count - 1]
 }
 
 /// One step of policy adaptation at one choice among `cells`, of which `chosen` was played:
@@ -486,16 +495,21 @@ fn shift<const TOWARD: bool>(
     (rate, gain): (f32, f32),
 ) {
     let (low, high) = WEIGHT_RANGE;
-    let joint = |weight: &[f32; CELLS], pairs: &Option<&mut [f32]>, c: Cell| match pairs {
-        Some(pairs) => weight[usize::from(c)] * pairs[usize::from(c)],
-        None => weight[usize::from(c)],
-    };
-    let total: f32 = cells.iter().map(|&c| joint(weight, &pairs, c)).sum();
+    // Each candidate's weight once (a cell's own weight changes only at its own turn below).
+    let mut joints = [0.0; MAX_SIZE];
+    let mut total = 0.0;
+    for (joint, &c) in joints.iter_mut().zip(cells) {
+        *joint = match &pairs {
+            Some(pairs) => weight[usize::from(c)] * pairs[usize::from(c)],
+            None => weight[usize::from(c)],
+        };
+        total += *joint;
+    }
     let step = rate / total;
-    for &cell in cells {
+    for (&cell, &joint) in cells.iter().zip(&joints) {
         // exp(-/+ rate * p) to second order (within 0.7 % for rate * p <= 0.32, 4 % at 0.6;
         // the weight range bounds any drift).
-        let x = joint(weight, &pairs, cell) * step;
+        let x = joint * step;
         let factor = if TOWARD {
             1.0 - x + 0.5 * x * x
         } else {
