@@ -87,8 +87,8 @@
 #                               on its own copy of the library, SHARD=I/N plays part I of N
 #   scripts/strength.sh ablation  the default vs itself with TECHNIQUE switched off
 #                               (tactical-playouts, keep-threats, threat-sequences, reuse,
-#                               endgame, last-good-reply or policy-adaptation) at 2000 ms,
-#                               100 boards, a seed per technique (2601-2607), one game at a
+#                               endgame, last-good-reply, policy-adaptation or ppa-pairs) at
+#                               2000 ms, 100 boards, a seed per technique (2601-2608), one game at a
 #                               time; RESUME=1
 #                               continues, SHARD=I/N plays part I of N (judge merge joins them)
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
@@ -385,10 +385,10 @@ main() {
         case $technique in
         tactical-playouts) seed=2601 ;; keep-threats) seed=2602 ;; threat-sequences) seed=2603 ;;
         reuse) seed=2604 ;; endgame) seed=2605 ;; last-good-reply) seed=2606 ;;
-        policy-adaptation) seed=2607 ;;
+        policy-adaptation) seed=2607 ;; ppa-pairs) seed=2608 ;;
         *)
             echo "TECHNIQUE must be one of tactical-playouts keep-threats threat-sequences" \
-                "reuse endgame last-good-reply policy-adaptation" >&2
+                "reuse endgame last-good-reply policy-adaptation ppa-pairs" >&2
             exit 2
             ;;
         esac
