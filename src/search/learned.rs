@@ -40,10 +40,10 @@
 //! The tables are per search: their knowledge is about the positions around one root
 //! (with `GRAVITY4_ENABLE=keep-learned` the tree search keeps them for our next move of the
 //! same game, whose positions are two plies further on). The
-//! one-move replies and policy adaptation are on by default (`GRAVITY4_DISABLE=
-//! last-good-reply,policy-adaptation` switches them off), the rest off
-//! (`GRAVITY4_ENABLE=last-good-reply-2`, `exact-replies`, `mast`); STRENGTH.md step 22
-//! has what they measured.
+//! one-move replies and policy adaptation with pairs are on by default (`GRAVITY4_DISABLE=
+//! last-good-reply,policy-adaptation,ppa-pairs` switches them off), the rest off
+//! (`GRAVITY4_ENABLE=last-good-reply-2`, `exact-replies`, `mast`, `ppa-loser`,
+//! `keep-learned`); STRENGTH.md steps 22-28 have what they measured.
 
 use super::config::Techniques;
 use super::playout::Outcome;
