@@ -294,14 +294,19 @@ impl Learned {
     }
 
     /// Policy adaptation's weight, for the side to move in `pos`, of each open column's
-    /// landing cell, by column (0 for a full column); `None` without policy adaptation. The
-    /// tree's selection reads these as priors ([`Techniques::policy_prior`]).
+    /// landing cell, by column (0 for a full column), with pairs times the pair weight after
+    /// the last move recorded; `None` without policy adaptation. The tree's selection reads
+    /// these as priors ([`Techniques::policy_prior`]).
     #[inline]
     pub fn policy_weights(&self, pos: &Position) -> Option<[f32; MAX_SIZE]> {
-        let side = &self.adaptation.as_deref()?.weight[pos.to_move() as usize];
+        let adaptation = self.adaptation.as_deref()?;
+        let side = pos.to_move();
+        let cells = &adaptation.weight[side as usize];
+        let pairs = pair_row(&adaptation.pairs, side, self.last());
         let mut weights = [0.0; MAX_SIZE];
         for (col, cell) in landing_cells(pos.open_columns(), pos) {
-            weights[col] = side[usize::from(cell)];
+            let pair = pairs.map_or(1.0, |pairs| pairs[usize::from(cell)]);
+            weights[col] = cells[usize::from(cell)] * pair;
         }
         Some(weights)
     }
@@ -825,6 +830,34 @@ mod tests {
         assert!(!pos.play(3));
         let weights = l.policy_weights(&pos).unwrap();
         assert!(weights[..7].iter().all(|&w| w == 1.0), "{weights:?}");
+    }
+
+    /// With pairs, the weights are the cells' times the pairs' after the last move recorded:
+    /// the reply learned after a stone on (5, 0) rates higher after it than after another.
+    #[test]
+    fn policy_weights_with_pairs_depend_on_the_last_move() {
+        let mut l = learned("policy-adaptation,ppa-pairs");
+        let pos = Position::new(6, 7, 0, 6).unwrap();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(8);
+        for _ in 0..20 {
+            l.begin(Side::Them);
+            l.record(Learned::cell(5, 0));
+            l.pick(Side::Us, 0b11100, &pos, &mut rng);
+            l.record(Learned::cell(5, 3));
+            l.learn(Outcome::Win(Side::Us));
+        }
+        let after = |prev| {
+            let mut probe = l.clone();
+            probe.begin(Side::Them);
+            probe.record(prev);
+            probe.policy_weights(&pos).unwrap()
+        };
+        let (learned_after, other) = (after(Learned::cell(5, 0)), after(Learned::cell(5, 1)));
+        assert!(
+            learned_after[3] > other[3] && other[3] > 1.0,
+            "{learned_after:?} {other:?}"
+        );
+        assert!(learned_after[2] < other[2]);
     }
 
     /// An empty 12x12 board (blocked cell in the top left corner).
