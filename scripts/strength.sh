@@ -68,7 +68,7 @@
 #   scripts/strength.sh ab      this build with SWITCHES (TAG names the run) vs SWITCHES_B
 #                               (default: the default) at GRAVITY4_MOVE_MS=200, the SPRT of
 #                               step 22, seed HINT_SEED (3700): a hint
-#   scripts/strength.sh ab-2s   this build with SWITCHES (GRAVITY4_ENABLE=ppa-pairs, say;
+#   scripts/strength.sh ab-2s   this build with SWITCHES (GRAVITY4_ENABLE=keep-learned, say;
 #                               TAG names the run) vs this build's default at 2000 ms,
 #                               FULL_PAIRS boards (50), seed FULL_SEED (2210), one game at a
 #                               time; RESUME=1 continues on the same copy, SHARD=I/N plays
@@ -76,8 +76,8 @@
 #   scripts/strength.sh ppa-loser  the default with policy adaptation learning from the
 #                               loser too (GRAVITY4_ENABLE=ppa-loser) vs the default, at
 #                               GRAVITY4_MOVE_MS=200, same SPRT, seed 3605
-#   scripts/strength.sh ppa-pairs  the default with policy adaptation's pair weights
-#                               (GRAVITY4_ENABLE=ppa-pairs) vs the default, at
+#   scripts/strength.sh ppa-pairs  the default (with policy adaptation's pair weights since
+#                               step 28) vs GRAVITY4_DISABLE=ppa-pairs, at
 #                               GRAVITY4_MOVE_MS=200, same SPRT, seed 3606
 #   scripts/strength.sh ppa-2s  the same pair at 2000 ms (step 22g at length), FULL_PAIRS
 #                               boards (60), seed 2207, one game at a time; RESUME=1 continues
@@ -297,15 +297,18 @@ main() {
         ;;
     lgr | lgr2 | exact | graph-lgr | mast | ppa)
         # Issue 17, step 22, hints: the learned playout policies, this build on both sides.
-        local with_replies=GRAVITY4_ENABLE=last-good-reply
+        # The base of each is what the default was then, last good replies alone; written
+        # against today's default (which has policy adaptation and its pairs since) so that
+        # they still measure the same pairs of settings.
+        local replies=GRAVITY4_DISABLE=policy-adaptation
         case $COMMAND in
-        lgr) step_22_hint 22-last-good-reply "$with_replies" GRAVITY4_DISABLE=last-good-reply 3501 ;;
-        lgr2) step_22_hint 22c-two-move-replies GRAVITY4_ENABLE=last-good-reply-2 "$with_replies" 3502 ;;
-        exact) step_22_hint 22d-exact-replies "$with_replies,exact-replies" "$with_replies" 3503 ;;
-        graph-lgr) step_22_hint 22e-graph-lgr \
-            "GRAVITY4_ENABLE=graph,last-good-reply,GRAVITY4_DISABLE=catch-up" "$with_replies" 3504 ;;
-        mast) step_22_hint 22f-mast "$with_replies,mast" "$with_replies" 3505 ;;
-        ppa) step_22_hint 22g-policy-adaptation "$with_replies,policy-adaptation" "$with_replies" 3506 ;;
+        lgr) step_22_hint 22-last-good-reply "$replies" "$replies,last-good-reply" 3501 ;;
+        lgr2) step_22_hint 22c-two-move-replies "GRAVITY4_ENABLE=last-good-reply-2,$replies" \
+            "$replies" 3502 ;;
+        exact) step_22_hint 22d-exact-replies "GRAVITY4_ENABLE=exact-replies,$replies" "$replies" 3503 ;;
+        graph-lgr) step_22_hint 22e-graph-lgr "GRAVITY4_ENABLE=graph,$replies,catch-up" "$replies" 3504 ;;
+        mast) step_22_hint 22f-mast "GRAVITY4_ENABLE=mast,$replies" "$replies" 3505 ;;
+        ppa) step_22_hint 22g-policy-adaptation GRAVITY4_DISABLE=ppa-pairs "$replies" 3506 ;;
         esac
         ;;
     ppa-rate)
@@ -354,7 +357,8 @@ main() {
         ;;
     ppa-pairs)
         # Issue 17, step 28, a hint: policy adaptation with pair weights (previous cell, cell).
-        step_22_hint 28-ppa-pairs GRAVITY4_ENABLE=ppa-pairs GRAVITY4_PROFILE=strong 3606
+        # The default since the step, so A is the default and B the default without pairs.
+        step_22_hint 28-ppa-pairs GRAVITY4_PROFILE=strong GRAVITY4_DISABLE=ppa-pairs 3606
         ;;
     vs-d600866)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
@@ -368,12 +372,14 @@ main() {
         ;;
     ppa-2s)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
-        # Step 22g at length: this build with playout policy adaptation against itself
-        # without it (both with last good replies, the default), at the full 2 s, FULL_PAIRS
-        # boards (60), one game at a time, seed 2207; RESUME=1 continues on the same copy.
+        # Step 22g at length: this build with playout policy adaptation (without the pairs
+        # of step 28) against itself without it (both with last good replies, the default
+        # then), at the full 2 s, FULL_PAIRS boards (60), one game at a time, seed 2207.
+        # (The archived run played 6192eeb's library, whose switches were ENABLE=
+        # policy-adaptation and PROFILE=strong for the same two settings.)
         dir=$OUT/22g-policy-adaptation-$GRAVITY4_MOVE_MS
         lib=$(run_copy ppa-2s "$dir")
-        long_match "$dir" "$lib@GRAVITY4_ENABLE=policy-adaptation" "$lib@GRAVITY4_PROFILE=strong" \
+        long_match "$dir" "$lib@GRAVITY4_DISABLE=ppa-pairs" "$lib@GRAVITY4_DISABLE=policy-adaptation" \
             "${FULL_PAIRS:-60}" 2207
         ;;
     ablation)
