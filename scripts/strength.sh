@@ -62,20 +62,16 @@
 #   scripts/strength.sh prior   the default with policy adaptation's weights as priors in
 #                               the tree's selection (GRAVITY4_ENABLE=policy-prior) vs the
 #                               default, at GRAVITY4_MOVE_MS=200, same SPRT, seed 3603
-#   scripts/strength.sh keep-learned  the default keeping what its playouts learned for its
-#                               next move (GRAVITY4_ENABLE=keep-learned) vs the default, at
-#                               GRAVITY4_MOVE_MS=200, same SPRT, seed 3604
 #   scripts/strength.sh ab      this build with SWITCHES (TAG names the run) vs SWITCHES_B
 #                               (default: the default) at GRAVITY4_MOVE_MS=200, the SPRT of
-#                               step 22, seed HINT_SEED (3700): a hint
+#                               step 22, seed HINT_SEED (3700): a hint; steps 26 and 27 are
+#                               SWITCHES=GRAVITY4_ENABLE=keep-learned (ppa-loser) with
+#                               HINT_SEED=3604 (3605)
 #   scripts/strength.sh ab-2s   this build with SWITCHES (GRAVITY4_ENABLE=keep-learned, say;
 #                               TAG names the run) vs this build's default at 2000 ms,
 #                               FULL_PAIRS boards (50), seed FULL_SEED (2210), one game at a
 #                               time; RESUME=1 continues on the same copy, SHARD=I/N plays
 #                               part I of N: a hint's confirmation at length
-#   scripts/strength.sh ppa-loser  the default with policy adaptation learning from the
-#                               loser too (GRAVITY4_ENABLE=ppa-loser) vs the default, at
-#                               GRAVITY4_MOVE_MS=200, same SPRT, seed 3605
 #   scripts/strength.sh ppa-pairs  the default (with policy adaptation's pair weights since
 #                               step 28) vs GRAVITY4_DISABLE=ppa-pairs, at
 #                               GRAVITY4_MOVE_MS=200, same SPRT, seed 3606
@@ -328,10 +324,6 @@ main() {
         # Issue 17, step 25, a hint: the learned playout policy as priors in the tree.
         step_22_hint 25-policy-prior GRAVITY4_ENABLE=policy-prior GRAVITY4_PROFILE=strong 3603
         ;;
-    keep-learned)
-        # Issue 17, step 26, a hint: the learned playout tables kept between our moves.
-        step_22_hint 26-keep-learned GRAVITY4_ENABLE=keep-learned GRAVITY4_PROFILE=strong 3604
-        ;;
     ab)
         # A hint: any two configurations of this build, with the SPRT.
         tag=${TAG:?ab needs TAG (the run is ab-TAG-MS)} switches=${SWITCHES:?ab needs SWITCHES}
@@ -350,10 +342,6 @@ main() {
         lib=$(run_copy "ab-$tag" "$dir")
         long_match "$dir" "$lib@$switches" "$lib@GRAVITY4_PROFILE=strong" \
             "${FULL_PAIRS:-50}" "${FULL_SEED:-2210}"
-        ;;
-    ppa-loser)
-        # Issue 17, step 27, a hint: policy adaptation learns from the loser's choices too.
-        step_22_hint 27-ppa-loser GRAVITY4_ENABLE=ppa-loser GRAVITY4_PROFILE=strong 3605
         ;;
     ppa-pairs)
         # Issue 17, step 28, a hint: policy adaptation with pair weights (previous cell, cell).

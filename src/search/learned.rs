@@ -182,14 +182,7 @@ impl Learned {
                     rate: adaptation_rate,
                     gain: adaptation_rate.exp(),
                     loser_too: techniques.ppa_loser,
-                    pairs: vec![
-                        1.0;
-                        if techniques.ppa_pairs {
-                            2 * CELLS * CELLS
-                        } else {
-                            0
-                        }
-                    ],
+                    pairs: vec![1.0; usize::from(techniques.ppa_pairs) * 2 * CELLS * CELLS],
                     weight: [[1.0; CELLS]; 2],
                     choices: Vec::with_capacity(MAX_MOVES),
                 })
