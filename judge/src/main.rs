@@ -76,9 +76,16 @@ fn run(cli: cli::Cli) -> Result<()> {
             log: args.log,
             game: args.game,
         }),
-        cli::Command::Report(args) => commands::report(&args.dirs),
-        cli::Command::Merge(args) => commands::merge(&args.dirs, &args.out),
+        cli::Command::Report(args) => {
+            players::die_on_closed_stdout();
+            commands::report(&args.dirs)
+        }
+        cli::Command::Merge(args) => {
+            players::die_on_closed_stdout();
+            commands::merge(&args.dirs, &args.out)
+        }
         cli::Command::Status(args) => {
+            players::die_on_closed_stdout();
             let code = commands::status(&args.dirs)?;
             std::process::exit(code.exit_code())
         }

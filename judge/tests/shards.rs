@@ -3,6 +3,7 @@
 //! warns about missing ones; `judge status` reads the SPRT over all shards; the GNU
 //! parallel recipe runs shards on this machine and merges them.
 
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -145,6 +146,25 @@ fn shards_merge_into_the_unsharded_run_and_foreign_parts_are_refused() {
     assert!(report.contains("legal vs fast: 12-0-0"), "{report}");
     let status = ok(&judge(cwd, &["status", "s1", "s2"]));
     assert!(status.contains("overall: 12 of 12 games"), "{status}");
+    // Read by a reader that stops early (`judge status DIR | head`): it ends like `cat`
+    // would, by SIGPIPE, without a panic.
+    for command in [&["status", "s1", "s2"][..], &["report", "m"]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_judge"))
+            .args(command)
+            .current_dir(cwd)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{command:?}: {err}");
+        assert_eq!(
+            out.status.signal(),
+            Some(libc::SIGPIPE),
+            "{command:?}: {err}"
+        );
+    }
 
     // A shard given twice, as the same directory or as a copy.
     refused(

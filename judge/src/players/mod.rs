@@ -32,8 +32,8 @@ pub use saiblo::Form;
 
 pub use process::child::{HostSettings, run as run_host};
 use process::pipes::Failure;
-pub use process::sweep_stale_scratch;
 pub use process::{LogSink, ProcessSettings};
+pub use process::{die_on_closed_stdout, sweep_stale_scratch};
 
 /// Something that plays games of `G`: a library, a program, a person.
 pub trait Player<G: Game> {

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 pub use logsink::LogSink;
 pub use program::Program;
 use protocol::{ChildMessage, MoveRequest, ProtocolError};
+pub use signals::die_on_closed_stdout;
 
 /// How long a library may take to load (its constructors run in `dlopen`).
 const LOAD_TIMEOUT: Duration = Duration::from_secs(10);

@@ -23,6 +23,18 @@ pub fn pause_group(pid: u32, pause: bool) {
     }
 }
 
+/// Gives SIGPIPE its default action back, for a command that starts no player: its output
+/// piped into a reader that stops early (`judge status DIR | head`) then ends it quietly,
+/// as it ends `cat`, instead of a panic in `println!`. Never for a tournament: a write to
+/// a player that died must come back as an error, not kill the judge.
+pub fn die_on_closed_stdout() {
+    // SAFETY: signal() only sets this process's disposition of SIGPIPE to SIG_DFL; no
+    // handler runs Rust code, and no memory is shared with it.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 /// The conventional name of a signal number.
 pub fn signal_name(sig: i32) -> String {
     let name = match sig {
