@@ -96,7 +96,8 @@
 #                               (1000), 10 pairs, seed 2121
 #   scripts/strength.sh ladder  default vs every rung of target/ladder (run
 #                               scripts/build-ladder.sh first) at GRAVITY4_MOVE_MS
-#                               (default 2000); LADDER_RUNGS="10" plays only rung 10
+#                               (default 2000); LADDER_RUNGS="10" plays only rung 10;
+#                               RESUME=1 continues the run on its own library copy
 #
 # Runs land in runs/strength/<name>/ (games.jsonl, summary.json); the tables print as they
 # finish. CONCURRENCY sets the games played at once (default: the number of cores); two
@@ -406,9 +407,12 @@ main() {
             vs=() && for r in $LADDER_RUNGS; do vs+=("target/ladder/$r.so"); done
             name=$name-rungs-${LADDER_RUNGS// /-}
         fi
-        rm -rf "$OUT/$name"
-        "$JUDGE" gauntlet "$LIB" --vs "${vs[@]}" --pairs "${LADDER_PAIRS:-2}" --seed "$SEED" \
-            --out "$OUT/$name" -q "${CONCURRENCY[@]}"
+        # Its own copy of this build (libs/NAME.so), so that RESUME=1 can continue the run
+        # after the code has changed.
+        lib=$(run_copy "$name" "$OUT/$name")
+        mapfile -t where < <(run_dir_args "$OUT/$name")
+        "$JUDGE" gauntlet "$lib" --vs "${vs[@]}" --pairs "${LADDER_PAIRS:-2}" --seed "$SEED" \
+            -q "${CONCURRENCY[@]}" "${where[@]}"
         ;;
     reversi)
         # Issue 21's measure: Reversi's default engine against the classic one at the course's
