@@ -1,7 +1,8 @@
 //! Sharded runs end to end: a seeded match played whole and as shards merges back into
 //! the same games and counts; `judge merge` refuses parts of other runs or builds and
 //! warns about missing ones; `judge status` reads the SPRT over all shards; the GNU
-//! parallel recipe runs shards on this machine and merges them.
+//! parallel recipe runs shards on this machine and merges them. A closed stdout ends any
+//! command without a panic.
 
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -103,6 +104,42 @@ fn shard(cwd: &Path, shard: &str, out: &str, extra: &[&str]) {
     ok(&judge(cwd, &args));
 }
 
+/// `judge COMMAND...` in `cwd` with its stdout a pipe whose reader is already gone, as
+/// when `judge status DIR | head` stops reading early.
+fn judge_into_closed_pipe(cwd: &Path, args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args(args)
+        .current_dir(cwd)
+        .env("TMPDIR", cwd)
+        .stdout(writer)
+        .output()
+        .unwrap()
+}
+
+/// A closed stdout never makes the judge panic: a tournament keeps its games and says so in
+/// one line, and the commands that only read logs end by SIGPIPE, as `cat` would.
+#[test]
+fn a_closed_stdout_ends_the_judge_without_a_panic() {
+    let dir = workdir();
+    let cwd = dir.path();
+    let mut args = MATCH.to_vec();
+    args.extend(["--out", "run"]);
+    let out = judge_into_closed_pipe(cwd, &args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("printing the results table"), "{err}");
+    assert_eq!(games(&cwd.join("run")).len(), 12);
+    for command in ["status", "report"] {
+        let out = judge_into_closed_pipe(cwd, &[command, "run"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{command}: {err}");
+        assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{command}: {err}");
+    }
+}
+
 #[test]
 fn shards_merge_into_the_unsharded_run_and_foreign_parts_are_refused() {
     let dir = workdir();
@@ -146,26 +183,6 @@ fn shards_merge_into_the_unsharded_run_and_foreign_parts_are_refused() {
     assert!(report.contains("legal vs fast: 12-0-0"), "{report}");
     let status = ok(&judge(cwd, &["status", "s1", "s2"]));
     assert!(status.contains("overall: 12 of 12 games"), "{status}");
-    // Read by a reader that stops early (`judge status DIR | head`): it ends like `cat`
-    // would, by SIGPIPE, without a panic.
-    for command in [&["status", "s1", "s2"][..], &["report", "m"]] {
-        let (reader, writer) = std::io::pipe().unwrap();
-        drop(reader);
-        let out = Command::new(env!("CARGO_BIN_EXE_judge"))
-            .args(command)
-            .current_dir(cwd)
-            .stdout(writer)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(!err.contains("panicked"), "{command:?}: {err}");
-        assert_eq!(
-            out.status.signal(),
-            Some(libc::SIGPIPE),
-            "{command:?}: {err}"
-        );
-    }
-
     // A shard given twice, as the same directory or as a copy.
     refused(
         &judge(cwd, &["merge", "s1", "s2", "s1", "--out", "x"]),

@@ -10,7 +10,9 @@ pub mod html;
 pub mod progress;
 pub mod table;
 
-use anyhow::Result;
+use std::io::Write;
+
+use anyhow::{Context, Result};
 
 use crate::games::Game;
 use crate::record::{GameRecord, Observer};
@@ -54,11 +56,18 @@ impl<G: Game> Observer<G> for ReportWriter<'_, G> {
         );
         self.dir.write_summary(&summary)?;
         html::write(self.game, self.dir)?;
-        print!("{}", table::render(&summary));
-        println!(
-            "\nrun directory: {} (open report.html in a browser)",
-            self.dir.path().display()
-        );
+        // The games and the report are saved by now; a closed stdout (`judge match ... |
+        // head`) is then one line of error, not a panic in `println!`.
+        let mut out = std::io::stdout().lock();
+        write!(out, "{}", table::render(&summary))
+            .and_then(|()| {
+                writeln!(
+                    out,
+                    "\nrun directory: {} (open report.html in a browser)",
+                    self.dir.path().display()
+                )
+            })
+            .context("printing the results table")?;
         Ok(())
     }
 }
