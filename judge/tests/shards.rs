@@ -6,7 +6,7 @@
 
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, ExitStatus, Output};
 
 use serde_json::Value;
 
@@ -97,25 +97,36 @@ const MATCH: [&str; 9] = [
     "--concurrency=2",
 ];
 
-fn shard(cwd: &Path, shard: &str, out: &str, extra: &[&str]) {
+/// [`MATCH`] played whole into run directory `out`.
+fn match_into(out: &str) -> Vec<&str> {
     let mut args = MATCH.to_vec();
-    args.extend(["--shard", shard, "--out", out]);
+    args.extend(["--out", out]);
+    args
+}
+
+fn shard(cwd: &Path, shard: &str, out: &str, extra: &[&str]) {
+    let mut args = match_into(out);
+    args.extend(["--shard", shard]);
     args.extend(extra);
     ok(&judge(cwd, &args));
 }
 
-/// `judge COMMAND...` in `cwd` with its stdout a pipe whose reader is already gone, as
-/// when `judge status DIR | head` stops reading early.
-fn judge_into_closed_pipe(cwd: &Path, args: &[&str]) -> Output {
+/// `judge ARGS...` in `cwd` with its stdout a pipe whose reader is already gone, as when
+/// `judge status DIR | head` stops reading early; checks that it did not panic and gives
+/// its exit status and stderr.
+fn judge_into_closed_pipe(cwd: &Path, args: &[&str]) -> (ExitStatus, String) {
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    Command::new(env!("CARGO_BIN_EXE_judge"))
+    let out = Command::new(env!("CARGO_BIN_EXE_judge"))
         .args(args)
         .current_dir(cwd)
         .env("TMPDIR", cwd)
         .stdout(writer)
         .output()
-        .unwrap()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    (out.status, err)
 }
 
 /// A closed stdout never makes the judge panic: a tournament keeps its games and says so in
@@ -124,19 +135,13 @@ fn judge_into_closed_pipe(cwd: &Path, args: &[&str]) -> Output {
 fn a_closed_stdout_ends_the_judge_without_a_panic() {
     let dir = workdir();
     let cwd = dir.path();
-    let mut args = MATCH.to_vec();
-    args.extend(["--out", "run"]);
-    let out = judge_into_closed_pipe(cwd, &args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let (status, err) = judge_into_closed_pipe(cwd, &match_into("run"));
+    assert_eq!(status.code(), Some(1), "{err}");
     assert!(err.contains("printing the results table"), "{err}");
     assert_eq!(games(&cwd.join("run")).len(), 12);
     for command in ["status", "report"] {
-        let out = judge_into_closed_pipe(cwd, &[command, "run"]);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(!err.contains("panicked"), "{command}: {err}");
-        assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{command}: {err}");
+        let (status, err) = judge_into_closed_pipe(cwd, &[command, "run"]);
+        assert_eq!(status.signal(), Some(libc::SIGPIPE), "{command}: {err}");
     }
 }
 
@@ -144,9 +149,7 @@ fn a_closed_stdout_ends_the_judge_without_a_panic() {
 fn shards_merge_into_the_unsharded_run_and_foreign_parts_are_refused() {
     let dir = workdir();
     let cwd = dir.path();
-    let mut args = MATCH.to_vec();
-    args.extend(["--out", "full"]);
-    ok(&judge(cwd, &args));
+    ok(&judge(cwd, &match_into("full")));
     shard(cwd, "1/2", "s1", &[]);
     shard(cwd, "2/2", "s2", &[]);
     assert_eq!(
