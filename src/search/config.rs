@@ -109,6 +109,10 @@ pub struct Techniques {
     /// probabilistic reply table alongside the last good replies (the N-grams of Sironi,
     /// Cazenave and Winands).
     pub ppa_pairs: bool,
+    /// Policy adaptation weighs each move also by the pair of the mover's own previous
+    /// cell (two moves before) and its cell, a third learned and adapted factor: what to
+    /// build on one's own last stone (with the pairs, the two halves of a 3-gram).
+    pub ppa_follow_ups: bool,
 }
 
 /// The field of [`Techniques`] a switch name turns on or off.
@@ -144,6 +148,7 @@ impl Techniques {
         keep_learned: false,
         ppa_loser: false,
         ppa_pairs: true,
+        ppa_follow_ups: false,
     };
 
     /// None at all: the classic profile, which plays random playouts on a fresh tree and
@@ -168,10 +173,11 @@ impl Techniques {
         keep_learned: false,
         ppa_loser: false,
         ppa_pairs: false,
+        ppa_follow_ups: false,
     };
 
     /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
-    pub const SWITCHES: [(&'static str, Switch); 19] = [
+    pub const SWITCHES: [(&'static str, Switch); 20] = [
         ("tactical-playouts", |t| &mut t.tactical_playouts),
         ("keep-threats", |t| &mut t.keep_threats),
         ("reuse", |t| &mut t.reuse),
@@ -191,6 +197,7 @@ impl Techniques {
         ("keep-learned", |t| &mut t.keep_learned),
         ("ppa-loser", |t| &mut t.ppa_loser),
         ("ppa-pairs", |t| &mut t.ppa_pairs),
+        ("ppa-follow-ups", |t| &mut t.ppa_follow_ups),
     ];
 
     /// Whether the playouts use a policy learned during the search (last good replies of

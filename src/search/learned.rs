@@ -34,7 +34,9 @@
 //! weights are kept as `exp(log-weight)` and updated by products (no `exp` per update).
 //! With pairs (`ppa-pairs`), a move's weight is its cell's weight times a second one for the
 //! pair (the previous move's cell, its cell), and both take the same steps: a soft table of
-//! replies, asked after the last good reply. With `ppa-loser`, the loser of an iteration
+//! replies, asked after the last good reply. With `ppa-follow-ups`, a third weight for the
+//! pair (the mover's own previous cell, its cell) joins the product, and takes the same
+//! steps: what to build on one's own last stone. With `ppa-loser`, the loser of an iteration
 //! moves its policy away from each free choice it made (the same step, signs reversed).
 //!
 //! The tables are per search: their knowledge is about the positions around one root
@@ -43,7 +45,7 @@
 //! one-move replies and policy adaptation with pairs are on by default (`GRAVITY4_DISABLE=
 //! last-good-reply,policy-adaptation,ppa-pairs` switches them off), the rest off
 //! (`GRAVITY4_ENABLE=last-good-reply-2`, `exact-replies`, `mast`, `ppa-loser`,
-//! `keep-learned`); STRENGTH.md steps 22-28 have what they measured.
+//! `keep-learned`, `ppa-follow-ups`); STRENGTH.md steps 22-29 have what they measured.
 
 use super::config::Techniques;
 use super::playout::Outcome;
@@ -118,6 +120,10 @@ struct PolicyAdaptation {
     /// cell]`: the same for a stone on `cell` right after one on `prev`, a factor of the
     /// policy's weight; empty without.
     pairs: Vec<f32>,
+    /// With follow-ups ([`Techniques::ppa_follow_ups`]), the same layout for a stone on
+    /// `cell` by the side whose previous stone (two moves before) is on `prev`; empty
+    /// without.
+    follow_ups: Vec<f32>,
     /// The free choices of the iteration under way, in order.
     choices: Vec<Choice>,
 }
@@ -183,6 +189,10 @@ impl Learned {
                     gain: adaptation_rate.exp(),
                     loser_too: techniques.ppa_loser,
                     pairs: vec![1.0; usize::from(techniques.ppa_pairs) * 2 * CELLS * CELLS],
+                    follow_ups: vec![
+                        1.0;
+                        usize::from(techniques.ppa_follow_ups) * 2 * CELLS * CELLS
+                    ],
                     weight: [[1.0; CELLS]; 2],
                     choices: Vec::with_capacity(MAX_MOVES),
                 })
@@ -283,12 +293,14 @@ impl Learned {
             return averages.best(side, candidates, pos);
         }
         let adaptation = self.adaptation.as_deref()?;
-        adaptation.draw(self.len, side, self.last(), rng)
+        let before = [self.moves[self.len - 1], self.moves[self.len - 2]];
+        adaptation.draw(self.len, side, before, rng)
     }
 
     /// Policy adaptation's weight, for the side to move in `pos`, of each open column's
     /// landing cell, by column (0 for a full column), with pairs times the pair weight after
-    /// the last move recorded; `None` without policy adaptation. The tree's selection reads
+    /// the last move recorded (and with follow-ups the one after the move before it);
+    /// `None` without policy adaptation. The tree's selection reads
     /// these as priors ([`Techniques::policy_prior`]).
     #[inline]
     pub fn policy_weights(&self, pos: &Position) -> Option<[f32; MAX_SIZE]> {
@@ -296,10 +308,12 @@ impl Learned {
         let side = pos.to_move();
         let cells = &adaptation.weight[side as usize];
         let pairs = pair_row(&adaptation.pairs, side, self.last());
+        let follow_ups = pair_row(&adaptation.follow_ups, side, self.moves[self.len - 2]);
         let mut weights = [0.0; MAX_SIZE];
         for (col, cell) in landing_cells(pos.open_columns(), pos) {
             let pair = pairs.map_or(1.0, |pairs| pairs[usize::from(cell)]);
-            weights[col] = cells[usize::from(cell)] * pair;
+            let follow_up = follow_ups.map_or(1.0, |rows| rows[usize::from(cell)]);
+            weights[col] = cells[usize::from(cell)] * pair * follow_up;
         }
         Some(weights)
     }
@@ -392,17 +406,33 @@ impl PolicyAdaptation {
 
     /// A column drawn for `side` among the candidates of the choice noted for the move at
     /// index `at`, each with probability proportional to its cell's weight (times, with
-    /// pairs, the weight of the pair of `prev`, the cell of the move before, and that cell);
-    /// `None` when that choice was not noted (a lone candidate).
+    /// pairs, the weight of the pair of `prev`, the cell of the move before, and that cell;
+    /// and with follow-ups the one of `own`, the cell of the move before that, and that
+    /// cell); `None` when that choice was not noted (a lone candidate).
     #[inline(always)]
-    fn draw<R: RngCore>(&self, at: usize, side: Side, prev: Cell, rng: &mut R) -> Option<usize> {
+    fn draw<R: RngCore>(
+        &self,
+        at: usize,
+        side: Side,
+        [prev, own]: [Cell; 2],
+        rng: &mut R,
+    ) -> Option<usize> {
         let choice = self.choices.last().filter(|c| usize::from(c.at) == at)?;
         let weight = &self.weight[side as usize];
-        Some(match pair_row(&self.pairs, side, prev) {
-            None => draw_by(choice, |c| weight[usize::from(c)], rng),
-            Some(pairs) => draw_by(
+        let pairs = pair_row(&self.pairs, side, prev);
+        Some(match (pairs, pair_row(&self.follow_ups, side, own)) {
+            (None, None) => draw_by(choice, |c| weight[usize::from(c)], rng),
+            (Some(pairs), None) => draw_by(
                 choice,
                 |c| weight[usize::from(c)] * pairs[usize::from(c)],
+                rng,
+            ),
+            (pairs, Some(follow_ups)) => draw_by(
+                choice,
+                |c| {
+                    let pair = pairs.map_or(1.0, |pairs| pairs[usize::from(c)]);
+                    weight[usize::from(c)] * pair * follow_ups[usize::from(c)]
+                },
                 rng,
             ),
         })
@@ -421,9 +451,11 @@ impl PolicyAdaptation {
     /// Moves `side`'s policy at each free choice it made: towards the move chosen
     /// (`TOWARD`: the chosen cell's log-weight gains the rate, every candidate's loses the
     /// rate times its probability) or away from it (the signs reversed), within
-    /// [`WEIGHT_RANGE`]. With pairs, the pair weights of the move before take the same steps.
+    /// [`WEIGHT_RANGE`]. With pairs, the pair weights of the move before take the same
+    /// steps, and with follow-ups those of the mover's own move before that.
     fn adapt<const TOWARD: bool>(&mut self, moves: &[Cell], first_mover: Side, side: Side) {
         let paired = !self.pairs.is_empty();
+        let followed = !self.follow_ups.is_empty();
         for choice in &self.choices {
             let at = usize::from(choice.at);
             if mover_at(at, first_mover) != side || at >= moves.len() {
@@ -437,8 +469,19 @@ impl PolicyAdaptation {
             }
             let weight = &mut self.weight[side as usize];
             let pairs = paired.then(|| pair_row_mut(&mut self.pairs, side, moves[at - 1]));
-            let steps = (self.rate, self.gain);
-            shift::<TOWARD>(weight, pairs, &cells[..count], moves[at], steps);
+            let follow_ups =
+                followed.then(|| pair_row_mut(&mut self.follow_ups, side, moves[at - 2]));
+            let (cells, chosen, steps) = (&cells[..count], moves[at], (self.rate, self.gain));
+            // One shift per number of factor rows, so that its loops know them.
+            match (pairs, follow_ups) {
+                (None, None) => shift::<TOWARD, 0>(weight, [], cells, chosen, steps),
+                (Some(row), None) | (None, Some(row)) => {
+                    shift::<TOWARD, 1>(weight, [row], cells, chosen, steps)
+                }
+                (Some(pairs), Some(follow_ups)) => {
+                    shift::<TOWARD, 2>(weight, [pairs, follow_ups], cells, chosen, steps)
+                }
+            }
         }
     }
 }
@@ -482,12 +525,13 @@ fn draw_by<R: RngCore>(choice: &Choice, weight: impl Fn(Cell) -> f32, rng: &mut 
 }
 
 /// One step of policy adaptation at one choice among `cells`, of which `chosen` was played:
-/// towards it (`TOWARD`) or away from it, on `weight` and (with pairs) `pairs`, whose
-/// product is the policy's weight; `(rate, gain)` are the step and `exp` of it.
+/// towards it (`TOWARD`) or away from it, on `weight` and on the `N` rows of `factors` (the
+/// pair and follow-up weights there are), whose product is the policy's weight; `(rate,
+/// gain)` are the step and `exp` of it.
 #[inline(always)]
-fn shift<const TOWARD: bool>(
+fn shift<const TOWARD: bool, const N: usize>(
     weight: &mut [f32; CELLS],
-    mut pairs: Option<&mut [f32]>,
+    mut factors: [&mut [f32]; N],
     cells: &[Cell],
     chosen: Cell,
     (rate, gain): (f32, f32),
@@ -497,10 +541,8 @@ fn shift<const TOWARD: bool>(
     let mut joints = [0.0; MAX_SIZE];
     let mut total = 0.0;
     for (joint, &c) in joints.iter_mut().zip(cells) {
-        *joint = match &pairs {
-            Some(pairs) => weight[usize::from(c)] * pairs[usize::from(c)],
-            None => weight[usize::from(c)],
-        };
+        let c = usize::from(c);
+        *joint = factors.iter().fold(weight[c], |joint, row| joint * row[c]);
         total += *joint;
     }
     let step = rate / total;
@@ -516,8 +558,8 @@ fn shift<const TOWARD: bool>(
         let bound = |w: f32| if TOWARD { w.max(low) } else { w.min(high) };
         let w = &mut weight[usize::from(cell)];
         *w = bound(*w * factor);
-        if let Some(pairs) = pairs.as_deref_mut() {
-            let p = &mut pairs[usize::from(cell)];
+        for row in factors.iter_mut() {
+            let p = &mut row[usize::from(cell)];
             *p = bound(*p * factor);
         }
     }
@@ -530,8 +572,8 @@ fn shift<const TOWARD: bool>(
     };
     let w = &mut weight[usize::from(chosen)];
     *w = bound(*w);
-    if let Some(pairs) = pairs {
-        let p = &mut pairs[usize::from(chosen)];
+    for row in factors {
+        let p = &mut row[usize::from(chosen)];
         *p = bound(*p);
     }
 }
@@ -768,6 +810,49 @@ mod tests {
         let (three, eight) = (Learned::cell(11, 3), Learned::cell(11, 8));
         let ratio = weights[usize::from(three)] / weights[usize::from(eight)];
         assert!((0.5..2.0).contains(&ratio), "cell weights alike: {ratio}");
+    }
+
+    /// With `ppa-follow-ups`, the policy tells the mover's own move before apart: `Us` won
+    /// choosing column 3 after its own stone on (11, 0), and column 8 after one on (11, 11),
+    /// the opponent's move between them the same; the pairs (keyed by that opponent's move)
+    /// cannot tell the two apart, the follow-ups can.
+    #[test]
+    fn follow_ups_learn_what_builds_on_the_mover_s_own_stone() {
+        let mut l = learned("policy-adaptation,ppa-pairs,ppa-follow-ups");
+        let pos = empty();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
+        let between = Learned::cell(11, 5);
+        let answers = [(Learned::cell(11, 0), 3), (Learned::cell(11, 11), 8)];
+        for i in 0..400 {
+            let (own, answer) = answers[i % 2];
+            l.begin(Side::Us);
+            l.record(own);
+            l.record(between);
+            l.pick(Side::Us, 1 << 3 | 1 << 8, &pos, &mut rng);
+            l.record(Learned::cell(11, answer));
+            l.learn(Outcome::Win(Side::Us));
+        }
+        for (own, answer) in answers {
+            let mut hits = 0;
+            for _ in 0..1000 {
+                l.begin(Side::Us);
+                l.record(own);
+                l.record(between);
+                hits +=
+                    usize::from(l.pick(Side::Us, 1 << 3 | 1 << 8, &pos, &mut rng) == Some(answer));
+            }
+            assert!(
+                hits > 900,
+                "after own {own}, column {answer} drawn {hits} times in 1000"
+            );
+        }
+        // The tree's priors read the follow-ups too.
+        let mut probe = l.clone();
+        probe.begin(Side::Us);
+        probe.record(answers[0].0);
+        probe.record(between);
+        let weights = probe.policy_weights(&pos).unwrap();
+        assert!(weights[3] > weights[8], "{weights:?}");
     }
 
     /// However one-sided the results, the weights stay in their range: finite, and a
