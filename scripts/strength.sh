@@ -64,9 +64,11 @@
 #                               default, at GRAVITY4_MOVE_MS=200, same SPRT, seed 3603
 #   scripts/strength.sh ab      this build with SWITCHES (TAG names the run) vs SWITCHES_B
 #                               (default: the default) at GRAVITY4_MOVE_MS=200, the SPRT of
-#                               step 22, seed HINT_SEED (3700): a hint; steps 26 and 27 are
-#                               SWITCHES=GRAVITY4_ENABLE=keep-learned (ppa-loser) with
-#                               HINT_SEED=3604 (3605)
+#                               step 22, seed HINT_SEED (3700): a hint; steps 26, 27 and 29
+#                               are SWITCHES=GRAVITY4_ENABLE=keep-learned (ppa-loser,
+#                               ppa-follow-ups) with HINT_SEED=3604 (3605, 3609), the default
+#                               without last good replies GRAVITY4_DISABLE=last-good-reply
+#                               with 3608
 #   scripts/strength.sh ab-2s   this build with SWITCHES (GRAVITY4_ENABLE=keep-learned, say;
 #                               TAG names the run) vs this build's default at 2000 ms,
 #                               FULL_PAIRS boards (50), seed FULL_SEED (2210), one game at a
