@@ -129,6 +129,16 @@ pub struct GameRecord<G: Game = Connect4> {
     /// The winner's margin, for games that score one (absent for Connect-4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub margin: Option<i32>,
+    /// Peak resident memory of each side's process by the end of the game, KiB, first
+    /// mover's first (`null` where unknown). Absent when neither is known, as in logs of
+    /// judges before it was kept, so that those lines read back and write out unchanged.
+    #[serde(default, skip_serializing_if = "neither_known")]
+    pub peak_rss_kb: [Option<u64>; 2],
+}
+
+/// Whether neither side's figure of a pair is known.
+fn neither_known(pair: &[Option<u64>; 2]) -> bool {
+    pair.iter().all(Option::is_none)
 }
 
 impl<G: Game> GameRecord<G> {
@@ -283,6 +293,7 @@ mod tests {
             seed: 1,
             board_seed: 2,
             margin: None,
+            peak_rss_kb: [Some(2048), None],
         }
     }
 

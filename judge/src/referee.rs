@@ -28,6 +28,9 @@ pub struct Outcome<G: Game> {
     pub move_ms: Vec<f64>,
     /// CPU time of every answer, ms (`None` when the player could not say).
     pub cpu_ms: Vec<Option<f64>>,
+    /// Each side's peak resident memory by the end of the game, KiB (first mover's
+    /// first; `None` when its player could not say).
+    pub peak_kb: [Option<u64>; 2],
 }
 
 impl<G: Game> Outcome<G> {
@@ -42,6 +45,7 @@ impl<G: Game> Outcome<G> {
             moves: Vec::new(),
             move_ms: Vec::new(),
             cpu_ms: Vec::new(),
+            peak_kb: [None, None],
         }
     }
 
@@ -67,11 +71,13 @@ pub fn play<G: Game>(
         players[0].start(game, setup, Side::First),
         players[1].start(game, setup, Side::Second),
     ];
-    let outcome = match ready {
+    let mut outcome = match ready {
         [Err(fault), _] => Outcome::new().lost_by(Side::First, &fault),
         [Ok(()), Err(fault)] => Outcome::new().lost_by(Side::Second, &fault),
         [Ok(()), Ok(())] => play_moves(game, setup, &mut players, limit),
     };
+    // Before `stop`, which may end the players' processes.
+    outcome.peak_kb = [players[0].peak_memory_kb(), players[1].peak_memory_kb()];
     for p in players {
         p.stop();
     }

@@ -130,6 +130,10 @@ pub struct PlayerSummary {
     pub move_ms_max: f64,
     /// Mean CPU ms per move as the host measured it.
     pub cpu_ms_mean: f64,
+    /// The highest peak resident memory of the player's process in any game, MiB (to the
+    /// hundredth); absent when no game knows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_rss_mb: Option<f64>,
     /// Games scored by a margin (Reversi's disc count; not those ended by a verdict): the
     /// mean of the player's discs minus the opponent's. Absent when no game has one.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -402,6 +406,7 @@ pub fn summarize<G: Game>(
     let mut ms: Vec<(f64, f64, f64, u64)> = vec![(0.0, 0.0, 0.0, 0); n];
     // Sum and count of signed margins (the player's side's), per player.
     let mut discs: Vec<(i64, u64)> = vec![(0, 0); n];
+    let mut peak_kb: Vec<Option<u64>> = vec![None; n];
     for r in records {
         let (Some(&f), Some(&s)) = (idx.get(r.first.as_str()), idx.get(r.second.as_str())) else {
             continue;
@@ -428,6 +433,8 @@ pub fn summarize<G: Game>(
             discs[s].0 -= first;
             discs[s].1 += 1;
         }
+        peak_kb[f] = peak_kb[f].max(r.peak_rss_kb[0]);
+        peak_kb[s] = peak_kb[s].max(r.peak_rss_kb[1]);
         for (k, w) in r.move_ms.iter().enumerate() {
             let who = if k % 2 == 0 { f } else { s };
             let e = &mut ms[who];
@@ -470,6 +477,7 @@ pub fn summarize<G: Game>(
                 move_ms_mean: mean(sum),
                 move_ms_max: round2(max),
                 cpu_ms_mean: mean(cpu),
+                peak_rss_mb: peak_kb[i].map(|kb| round2(kb as f64 / 1024.0)),
                 disc_diff_mean: (discs[i].1 > 0)
                     .then(|| round2(discs[i].0 as f64 / discs[i].1 as f64)),
             }

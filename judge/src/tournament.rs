@@ -250,6 +250,7 @@ impl<G: Game> Worker<'_, G> {
             seed: self.settings.seed,
             board_seed: job.board_seed,
             margin: o.margin,
+            peak_rss_kb: o.peak_kb,
         }
     }
 }

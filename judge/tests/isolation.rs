@@ -75,6 +75,7 @@ fn every_misbehaviour_gets_its_verdict() {
         ("writer", None, ""),
         ("slow", None, ""),
         ("cxx_nostdlib", None, ""),
+        ("ballast", None, ""),
     ];
     let pool: Vec<PathBuf> = cases.iter().map(|c| lib(c.0)).collect();
     let mut args = vec![
@@ -172,6 +173,17 @@ fn every_misbehaviour_gets_its_verdict() {
             "slow moves: {ms:?}"
         );
     }
+    // Each side's peak memory is logged: the ballast's 96 MiB, the plain player's far less.
+    for g in &by_opponent["ballast"] {
+        let peak = |side: usize| g["peak_rss_kb"][side].as_u64().unwrap();
+        let (ballast, legal) = if g["first"] == "ballast" {
+            (0, 1)
+        } else {
+            (1, 0)
+        };
+        assert!(peak(ballast) >= 96 << 10, "ballast's peak: {g}");
+        assert!(peak(legal) < 64 << 10, "legal's peak: {g}");
+    }
     // Output floods are kept, but capped.
     let flood_log = std::fs::metadata(out_dir.join("logs/flood.log"))
         .unwrap()
@@ -191,6 +203,25 @@ fn every_misbehaviour_gets_its_verdict() {
         .find(|p| p["name"] == "legal")
         .unwrap();
     assert_eq!(legal["games"], 2 * cases.len() as u64);
+    let ballast = summary["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "ballast")
+        .unwrap();
+    assert!(
+        ballast["peak_rss_mb"].as_f64().unwrap() >= 96.0,
+        "{ballast}"
+    );
+    // The terminal report shows it too.
+    let table = String::from_utf8_lossy(&out.stdout);
+    let row = table
+        .lines()
+        .skip_while(|l| !l.starts_with("time, memory"))
+        .find(|l| l.starts_with("ballast "))
+        .unwrap_or_else(|| panic!("no time and memory row for ballast:\n{table}"));
+    let peak: f64 = row.split_whitespace().last().unwrap().parse().unwrap();
+    assert!(peak >= 96.0, "{row}");
 }
 
 #[test]

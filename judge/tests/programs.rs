@@ -69,6 +69,12 @@ fn a_library_and_a_program_play_a_match() {
         let t = game["termination"].as_str().unwrap();
         assert!(t == "four" || t == "full", "{game}");
         assert!(game["moves"].as_array().unwrap().len() >= 7, "{game}");
+        // Both processes' peak memory: the library's host and the Python program (whose
+        // interpreter alone takes a few MiB).
+        for side in 0..2 {
+            let kb = game["peak_rss_kb"][side].as_u64().unwrap_or(0);
+            assert!((1024..1 << 20).contains(&kb), "{game}");
+        }
     }
     // The program moved first in half the games and second in the others.
     let program_first = g.iter().filter(|game| game["first"] == "legal#2").count();

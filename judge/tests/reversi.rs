@@ -154,6 +154,7 @@ fn logged_game(path: &Path) -> GameRecord<Reversi> {
             seed: 1,
             board_seed: seed,
             margin: end.margin,
+            peak_rss_kb: [None, None],
         };
         GameLog::open(path).unwrap().append(&record).unwrap();
         return record;

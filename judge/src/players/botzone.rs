@@ -338,6 +338,16 @@ impl Player<Reversi> for BotzonePlayer {
         Answer::timed(reply, wall_ms)
     }
 
+    /// Only a bot kept running has a process between turns to read.
+    fn peak_memory_kb(&self) -> Option<u64> {
+        self.running
+            .as_ref()?
+            .program
+            .as_ref()
+            .ok()?
+            .peak_memory_kb()
+    }
+
     fn stop(&mut self) {
         // Dropping a kept program kills its (paused) process group and its scratch dir.
         self.running = None;

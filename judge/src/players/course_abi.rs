@@ -132,6 +132,10 @@ impl Player<Connect4> for CourseAbiPlayer {
         }
     }
 
+    fn peak_memory_kb(&self) -> Option<u64> {
+        self.host.as_ref().ok()?.peak_memory_kb()
+    }
+
     fn reusable(&self) -> bool {
         self.host.as_ref().is_ok_and(|h| !h.is_dead())
     }

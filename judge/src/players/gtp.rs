@@ -326,6 +326,10 @@ impl Player<Reversi> for GtpPlayer {
         Answer::timed(reply, wall_ms)
     }
 
+    fn peak_memory_kb(&self) -> Option<u64> {
+        self.program.as_ref().ok()?.peak_memory_kb()
+    }
+
     fn stop(&mut self) {
         // The engine stays up for another game if the run keeps processes; the next
         // game's `clear_board` resets it. If not, dropping the player quits it.

@@ -53,6 +53,13 @@ pub trait Player<G: Game> {
         limit: Duration,
     ) -> Answer<G::Move>;
 
+    /// The peak resident memory of the player's process so far, KiB, read just before the
+    /// game ends; `None` when unknown (no process of its own, a process already gone, or a
+    /// system that does not say).
+    fn peak_memory_kb(&self) -> Option<u64> {
+        None
+    }
+
     /// The game is over. A player that runs one process per game ends it here.
     fn stop(&mut self) {}
 

@@ -287,6 +287,10 @@ impl Player<Connect4> for SaibloPlayer {
         )
     }
 
+    fn peak_memory_kb(&self) -> Option<u64> {
+        self.program.as_ref().ok()?.peak_memory_kb()
+    }
+
     fn stop(&mut self) {
         // Closing stdin lets a well-behaved program end; dropping the process kills its
         // whole group and deletes its scratch directory whatever it does.

@@ -74,6 +74,7 @@ pub fn render(s: &Summary) -> String {
             discs.join(", ")
         );
     }
+    render_time_and_memory(&mut out, s, width);
     if let Some(c) = &s.crosstable {
         let _ = writeln!(out, "\ncrosstable (row's score against column, W-D-L)");
         let cw = 9usize;
@@ -121,4 +122,27 @@ pub fn render(s: &Summary) -> String {
         );
     }
     out
+}
+
+/// Each player's time per move (wall mean and longest, CPU mean) and peak memory: what
+/// decides whether it keeps to a time limit and a memory limit.
+fn render_time_and_memory(out: &mut String, s: &Summary, width: usize) {
+    use std::fmt::Write;
+    let title = "time, memory";
+    let width = width.max(title.len());
+    let _ = writeln!(
+        out,
+        "\n{:<width$} {:>9} {:>9} {:>11} {:>8}",
+        title, "ms/move", "longest", "CPU ms/move", "peak MB"
+    );
+    for p in &s.players {
+        let peak = p
+            .peak_rss_mb
+            .map_or_else(|| "-".to_string(), |mb| format!("{mb:.1}"));
+        let _ = writeln!(
+            out,
+            "{:<width$} {:>9.1} {:>9.1} {:>11.1} {:>8}",
+            p.name, p.move_ms_mean, p.move_ms_max, p.cpu_ms_mean, peak
+        );
+    }
 }

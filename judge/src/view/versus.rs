@@ -288,6 +288,7 @@ pub fn record<G: Game>(
         seed,
         board_seed,
         margin: outcome.margin,
+        peak_rss_kb: outcome.peak_kb,
     }
 }
 
@@ -356,6 +357,7 @@ mod tests {
             moves: vec![],
             move_ms: vec![],
             cpu_ms: vec![],
+            peak_kb: [None, None],
         };
         assert_eq!(
             result_text(&o, Side::Second, "ai", 3000),

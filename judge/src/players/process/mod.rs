@@ -130,7 +130,30 @@ struct Leader {
     dead: bool,
 }
 
+/// The peak resident memory of process `pid` so far, in KiB: the kernel's high-water mark
+/// (`VmHWM` in `/proc/PID/status`); `None` where Linux does not say (another system, or a
+/// process that has already exited).
+fn peak_resident_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
+}
+
 impl Leader {
+    /// The peak resident memory of the leader so far, KiB (not its own children's); `None`
+    /// once it is dead or where Linux does not say.
+    fn peak_resident_kb(&self) -> Option<u64> {
+        if self.dead {
+            return None;
+        }
+        peak_resident_kb(self.child.id())
+    }
+
     /// Kills the whole process group and reaps the leader.
     fn kill(&mut self) {
         if !self.dead {
@@ -174,6 +197,8 @@ pub struct Host {
     scratch: Option<tempfile::TempDir>,
     /// The library is loaded and both symbols resolved.
     ready: bool,
+    /// The highest peak resident memory read after an answer, KiB.
+    peak_kb: Option<u64>,
 }
 
 impl Host {
@@ -237,6 +262,7 @@ impl Host {
             replies: rx,
             scratch: Some(scratch),
             ready: false,
+            peak_kb: None,
         })
     }
 
@@ -288,6 +314,8 @@ impl Host {
             Err(RecvTimeoutError::Disconnected)
         };
         let wall_ms = start.elapsed().as_secs_f64() * 1e3;
+        // Read before a verdict kills the host: a timeout or a crash keeps its last peak.
+        self.peak_kb = self.peak_kb.max(self.leader.peak_resident_kb());
         let ms = |ns: u64| Some(ns as f64 / 1e6);
         let (answer, cpu_ms) = match received {
             Ok(Ok(ChildMessage::Point { x, y, cpu_ns })) => (Answer::Point { x, y }, ms(cpu_ns)),
@@ -318,6 +346,12 @@ impl Host {
         }
     }
 
+    /// The host's peak resident memory (the library's and the host's own) as of its last
+    /// answer, KiB; `None` where Linux does not say.
+    pub fn peak_memory_kb(&self) -> Option<u64> {
+        self.peak_kb
+    }
+
     /// Kills the host's whole process group and reaps it.
     pub fn kill(&mut self) {
         self.leader.kill();
@@ -338,5 +372,19 @@ impl Drop for Host {
         if let Some(dir) = self.scratch.take() {
             let _ = dir.close();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn peak_memory_is_read_from_proc() {
+        // This test process has touched at least a megabyte (its code, its runtime).
+        let own = peak_resident_kb(std::process::id()).expect("Linux has /proc/PID/status");
+        assert!(own >= 1024, "{own} KiB");
+        // No such process (pids stop far below this).
+        assert_eq!(peak_resident_kb(u32::MAX - 1), None);
     }
 }

@@ -134,6 +134,13 @@ impl Program {
         Some((self.stdin.take()?, self.stdout.take()?))
     }
 
+    /// The program's peak resident memory so far, KiB (its main process's high-water mark,
+    /// not that of processes it started); `None` once it has exited or where Linux does not
+    /// say.
+    pub fn peak_memory_kb(&self) -> Option<u64> {
+        self.leader.peak_resident_kb()
+    }
+
     /// Kills the program's whole process group and reaps it.
     pub fn kill(&mut self) {
         self.leader.kill();

@@ -373,6 +373,7 @@ mod tests {
             moves: vec![],
             move_ms: vec![3000.4],
             cpu_ms: vec![None],
+            peak_kb: [None, None],
         };
         t.finish(&outcome, None);
         let (_, s) = get(&t, "/state");
