@@ -39,7 +39,7 @@ pub const ENV_PROFILE: &str = "GRAVITY4_PROFILE";
 /// `transpositions`, `threat-sequences`, `reply-sequences`, `early-stop`, `graph`,
 /// `catch-up`, `last-good-reply`, `last-good-reply-2`, `exact-replies`, `mast`,
 /// `policy-adaptation`, `policy-prior`, `keep-learned`, `ppa-loser`, `ppa-pairs`,
-/// `ppa-follow-ups`.
+/// `ppa-follow-ups`, `ppa-tree`.
 pub const ENV_DISABLE: &str = "GRAVITY4_DISABLE";
 
 /// Environment variable switching on techniques that are off by default (the same names as

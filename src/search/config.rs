@@ -113,6 +113,11 @@ pub struct Techniques {
     /// cell (two moves before) and its cell, a third learned and adapted factor: what to
     /// build on one's own last stone (with the pairs, the two halves of a 3-gram).
     pub ppa_follow_ups: bool,
+    /// Tree search with policy adaptation: the tree's moves are choices it learns from
+    /// too. Each step of the walk is a choice among the node's children, and an iteration's
+    /// winner moves its policy towards the children it took, as for its free playout
+    /// choices: the playouts learn what the tree has found good near the root.
+    pub ppa_tree: bool,
 }
 
 /// The field of [`Techniques`] a switch name turns on or off.
@@ -149,6 +154,7 @@ impl Techniques {
         ppa_loser: false,
         ppa_pairs: true,
         ppa_follow_ups: false,
+        ppa_tree: false,
     };
 
     /// None at all: the classic profile, which plays random playouts on a fresh tree and
@@ -174,10 +180,11 @@ impl Techniques {
         ppa_loser: false,
         ppa_pairs: false,
         ppa_follow_ups: false,
+        ppa_tree: false,
     };
 
     /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
-    pub const SWITCHES: [(&'static str, Switch); 20] = [
+    pub const SWITCHES: [(&'static str, Switch); 21] = [
         ("tactical-playouts", |t| &mut t.tactical_playouts),
         ("keep-threats", |t| &mut t.keep_threats),
         ("reuse", |t| &mut t.reuse),
@@ -198,6 +205,7 @@ impl Techniques {
         ("ppa-loser", |t| &mut t.ppa_loser),
         ("ppa-pairs", |t| &mut t.ppa_pairs),
         ("ppa-follow-ups", |t| &mut t.ppa_follow_ups),
+        ("ppa-tree", |t| &mut t.ppa_tree),
     ];
 
     /// Whether the playouts use a policy learned during the search (last good replies of

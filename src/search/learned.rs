@@ -222,6 +222,17 @@ impl Learned {
         }
     }
 
+    /// With policy adaptation, notes a choice among `candidates` (a column mask) in `pos`
+    /// whose move is recorded next, to learn from like a playout's free choices: the tree's
+    /// moves, with [`Techniques::ppa_tree`]. Nothing without policy adaptation, or for a
+    /// lone candidate.
+    #[inline(always)]
+    pub fn note_choice(&mut self, candidates: u16, pos: &Position) {
+        if let Some(adaptation) = self.adaptation.as_deref_mut() {
+            adaptation.note(self.len, candidates, pos);
+        }
+    }
+
     /// Records the stone the side to move in `pos` is about to drop in `col`.
     #[inline(always)]
     pub fn record_move(&mut self, pos: &Position, col: usize) {
@@ -1040,5 +1051,31 @@ mod tests {
         r.begin(Side::Us);
         assert_eq!(r.last(), NO_CELL);
         assert_eq!(r.reply_mask(Side::Us, &empty()), 0);
+    }
+
+    #[test]
+    fn a_noted_tree_choice_is_learned_from_like_a_playout_choice() {
+        let mut l = learned("policy-adaptation");
+        let pos = empty();
+        // Us chose column 2 among 1, 2 and 3 (a tree node's children) and won.
+        l.begin(Side::Us);
+        l.note_choice(0b1110, &pos);
+        l.record_move(&pos, 2);
+        l.learn(Outcome::Win(Side::Us));
+        let weights = l.policy_weights(&pos).unwrap();
+        assert!(weights[2] > 1.0, "{weights:?}");
+        assert!(weights[1] < 1.0 && weights[3] < 1.0, "{weights:?}");
+        assert_eq!(weights[1], weights[3]);
+        // Columns not among the choice's candidates keep their weight.
+        assert_eq!(weights[0], 1.0);
+        // A lone candidate is no choice, and a loser's choice teaches nothing.
+        let mut l = learned("policy-adaptation");
+        for (candidates, winner) in [(0b0100, Side::Us), (0b1110, Side::Them)] {
+            l.begin(Side::Us);
+            l.note_choice(candidates, &pos);
+            l.record_move(&pos, 2);
+            l.learn(Outcome::Win(winner));
+        }
+        assert!(l.policy_weights(&pos).unwrap().iter().all(|&w| w == 1.0));
     }
 }

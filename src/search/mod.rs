@@ -180,7 +180,7 @@ pub(crate) mod testing {
 
     /// Every learned playout policy ([`super::learned`]) as a `GRAVITY4_ENABLE` list, for
     /// tests that each leaves a search correct.
-    pub const LEARNED_POLICIES: [&str; 11] = [
+    pub const LEARNED_POLICIES: [&str; 12] = [
         "last-good-reply",
         "last-good-reply-2",
         "last-good-reply,exact-replies",
@@ -192,6 +192,7 @@ pub(crate) mod testing {
         "last-good-reply,policy-adaptation,ppa-loser",
         "last-good-reply,policy-adaptation,ppa-pairs,ppa-loser",
         "last-good-reply,policy-adaptation,ppa-pairs,ppa-follow-ups",
+        "last-good-reply,policy-adaptation,ppa-pairs,ppa-tree",
     ];
 
     /// The strong profile with the techniques of the comma list `enable` switched on.

@@ -249,6 +249,10 @@ fn descend<const GRAPH: bool, R: RngCore>(
         }
         let col = tree.node(child).col as usize;
         if config.techniques.learns_playout_policy() {
+            if config.techniques.ppa_tree {
+                let columns = tree.children(node).iter().fold(0, |m, c| m | 1 << c.col);
+                replies.note_choice(columns, scratch.position());
+            }
             replies.record_move(scratch.position(), col);
         }
         let won = scratch.play(col);
