@@ -83,6 +83,11 @@
 #                               names the run) vs d600866's default at 2000 ms, 100 boards,
 #                               seed FULL_SEED (2201), one game at a time; RESUME=1 continues the run
 #                               on its own copy of the library, SHARD=I/N plays part I of N
+#   scripts/strength.sh field   issue 17 against another program: d600866's default vs
+#                               this build's default and each of CANDIDATES (player
+#                               settings separated by ';'), a gauntlet on shared boards, at
+#                               2000 ms, FULL_PAIRS boards (25), seed FULL_SEED (2206), TAG
+#                               names the run; RESUME=1 continues, SHARD=I/N plays part of it
 #   scripts/strength.sh ablation  the default vs itself with TECHNIQUE switched off
 #                               (tactical-playouts, keep-threats, threat-sequences, reuse,
 #                               endgame, last-good-reply, policy-adaptation or ppa-pairs) at
@@ -361,6 +366,31 @@ main() {
         base=$(copy_of "$(library_at d600866)" d600866)
         long_match "$dir" "$ours" "$base" "${FULL_PAIRS:-100}" "${FULL_SEED:-2201}"
         ;;
+    field)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
+        # Issue 17, measured against another program instead of in self-play: d600866's
+        # default against this build's default and each configuration of CANDIDATES (a
+        # semicolon list of player settings, e.g. "GRAVITY4_DISABLE=ppa-pairs;
+        # GRAVITY4_ENABLE=ppa-tree"), a gauntlet whose pairings all play the same boards
+        # (a board depends only on the seed and the pair), so any two of ours compare
+        # board by board. FULL_PAIRS boards (25), seed FULL_SEED (2206, the boards of the
+        # default's measures against d600866), one game at a time unless CONCURRENCY says;
+        # TAG names the run (field-TAG-MS), RESUME=1 continues it on the same copies.
+        tag=${TAG:?field needs TAG (the run is field-TAG-MS)}
+        dir=$OUT/field-$tag-$GRAVITY4_MOVE_MS
+        lib=$(run_copy "field-$tag" "$dir")
+        ours=("$lib@GRAVITY4_PROFILE=strong")
+        IFS=';' read -ra candidates <<<"${CANDIDATES:-}"
+        for c in "${candidates[@]}"; do
+            c=$(echo "$c" | tr -d ' ')
+            if [ -n "$c" ]; then ours+=("$lib@$c"); fi
+        done
+        base=$(copy_of "$(library_at d600866)" d600866)
+        mapfile -t where < <(run_dir_args "$dir")
+        one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
+        "$JUDGE" gauntlet "$base" --vs "${ours[@]}" --pairs "${FULL_PAIRS:-25}" \
+            --seed "${FULL_SEED:-2206}" -q "${one[@]}" "${where[@]}"
+        ;;
     ppa-2s)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
         # Step 22g at length: this build with playout policy adaptation (without the pairs
@@ -452,7 +482,7 @@ main() {
             --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
         ;;
     *)
-        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|ppa|ppa-rate|exploration|prior|ppa-2s|vs-d600866|ablation|full|ladder|reversi|reversi-rhino" >&2
+        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|ppa|ppa-rate|exploration|prior|ab|ab-2s|ppa-pairs|ppa-2s|vs-d600866|field|ablation|full|ladder|reversi|reversi-rhino" >&2
         exit 2
         ;;
     esac
