@@ -204,12 +204,83 @@ pub struct Summary {
     /// Match with `--sprt` only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtJson>,
+    /// Gauntlets with two or more opponents: each two of them compared board by board
+    /// through the hero they both played.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub comparisons: Vec<ComparisonJson>,
     /// Merged runs only: games of the full schedule the merged log does not hold.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missing_games: Option<u64>,
     /// Merged runs only: shards (1..=N) that were not among the parts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missing_shards: Option<Vec<u32>>,
+}
+
+/// Two of a gauntlet's opponents compared through the hero on the boards both completed
+/// ([`stats::paired_difference`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct ComparisonJson {
+    /// The first of the two.
+    pub a: String,
+    /// The second.
+    pub b: String,
+    /// The common opponent (the gauntlet's hero).
+    pub via: String,
+    /// Boards both played in both colours.
+    pub boards: u64,
+    /// `a`'s mean score per game against `via` minus `b`'s, in percentage points.
+    pub score_diff_pct: f64,
+    /// Half-width of its 95% interval, percentage points (`null` under two boards).
+    pub margin95_pct: Option<f64>,
+    /// Likelihood that `a` does better against `via` than `b`.
+    pub los: f64,
+}
+
+/// Each two of a gauntlet's opponents compared through its hero (entrant 0), board by
+/// board: for every board both completed, the difference of their mean game scores there.
+fn comparisons<G: Game>(
+    entrants: &[Entrant],
+    pairings: &[Pairing],
+    records: &[GameRecord<G>],
+) -> Vec<ComparisonJson> {
+    // Per pairing (hero against opponent k + 1), each complete board's mean score of the
+    // opponent (the pairing's `b`).
+    let boards: Vec<BTreeMap<u32, f64>> = (0..pairings.len())
+        .map(|k| {
+            let mut pairs: BTreeMap<u32, [Option<f64>; 2]> = BTreeMap::new();
+            for r in records.iter().filter(|r| r.pairing == k) {
+                pairs.entry(r.pair).or_default()[r.game.min(1) as usize] = Some(1.0 - a_score(r));
+            }
+            pairs
+                .into_iter()
+                .filter_map(|(pair, games)| match games {
+                    [Some(x), Some(y)] => Some((pair, (x + y) / 2.0)),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    let round2 = |x: f64| (x * 100.0).round() / 100.0;
+    let mut out = Vec::new();
+    for i in 0..pairings.len() {
+        for j in i + 1..pairings.len() {
+            let diffs: Vec<f64> = boards[i]
+                .iter()
+                .filter_map(|(pair, s)| boards[j].get(pair).map(|t| s - t))
+                .collect();
+            let d = stats::paired_difference(&diffs);
+            out.push(ComparisonJson {
+                a: entrants[pairings[i].b].name.clone(),
+                b: entrants[pairings[j].b].name.clone(),
+                via: entrants[pairings[i].a].name.clone(),
+                boards: d.boards,
+                score_diff_pct: round2(100.0 * d.diff),
+                margin95_pct: d.margin95.is_finite().then(|| round2(100.0 * d.margin95)),
+                los: round2(d.los * 100.0) / 100.0,
+            });
+        }
+    }
+    out
 }
 
 /// How the SPRT reads a run's complete pairs.
@@ -518,6 +589,11 @@ pub fn summarize<G: Game>(
         players,
         pairings: pairing_summaries,
         crosstable,
+        comparisons: if mode == Mode::Gauntlet && pairings.len() >= 2 {
+            comparisons(entrants, pairings, records)
+        } else {
+            Vec::new()
+        },
         sprt: sprt.map(|p| match reading {
             SprtReading::Sequential => sequential_sprt(records, 0, p),
             SprtReading::Pooled => sprt_of(records, 0, p),
@@ -593,4 +669,113 @@ pub fn of_run<G: Game>(dir: &RunDir) -> Result<RunSummary> {
         whole_pairs_only,
         planned: planned as usize,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::connect4::{BoardSpec, Connect4};
+    use crate::players::PlayerSpec;
+    use crate::record::GameResult;
+    use std::path::PathBuf;
+
+    fn entrant(name: &str) -> Entrant {
+        Entrant {
+            name: name.into(),
+            path: PathBuf::from(format!("{name}.so")),
+            spec: PlayerSpec::CourseAbi {
+                library: PathBuf::from(format!("{name}.so")),
+                env: Vec::new(),
+            },
+        }
+    }
+
+    /// Game `game` of board `pair` in gauntlet pairing `pairing` (the hero against
+    /// opponent `pairing + 1`), won by the opponent or not.
+    fn game(pairing: usize, pair: u32, game: u8, opponent_wins: bool) -> GameRecord<Connect4> {
+        let (first, second) = if game == 0 {
+            ("hero".to_string(), format!("o{pairing}"))
+        } else {
+            (format!("o{pairing}"), "hero".to_string())
+        };
+        // Game 0: the hero moves first, so the opponent's win is the second mover's.
+        let result = match (game == 0, opponent_wins) {
+            (true, true) | (false, false) => GameResult::SecondWins,
+            _ => GameResult::FirstWins,
+        };
+        GameRecord {
+            id: format!("{pairing}-{pair}-{game}"),
+            pairing,
+            pair,
+            game,
+            first_path: PathBuf::from(&first),
+            second_path: PathBuf::from(&second),
+            first,
+            second,
+            result,
+            termination: Termination::Four,
+            course_code: 0,
+            loser: None,
+            detail: None,
+            illegal_point: None,
+            board: BoardSpec {
+                m: 9,
+                n: 9,
+                no_x: 0,
+                no_y: 0,
+            },
+            moves: vec![],
+            move_ms: vec![],
+            cpu_ms: vec![],
+            seed: 1,
+            board_seed: u64::from(pair),
+            margin: None,
+            peak_rss_kb: [None, None],
+        }
+    }
+
+    #[test]
+    fn gauntlet_opponents_compare_board_by_board_through_the_hero() {
+        let entrants = [entrant("hero"), entrant("o0"), entrant("o1")];
+        let pairings = Mode::Gauntlet.pairings(3);
+        let mut records = Vec::new();
+        // o0: both games of board 0, one of board 1, none of board 2.
+        for (pair, wins) in [(0, [true, true]), (1, [true, false]), (2, [false, false])] {
+            for g in 0..2 {
+                records.push(game(0, pair, g, wins[g as usize]));
+            }
+        }
+        // o1: one game of board 0, none of board 1; board 2 only half played.
+        for (pair, wins) in [(0, [false, true]), (1, [false, false])] {
+            for g in 0..2 {
+                records.push(game(1, pair, g, wins[g as usize]));
+            }
+        }
+        records.push(game(1, 2, 0, true));
+        let s = summarize(
+            Mode::Gauntlet,
+            &entrants,
+            &pairings,
+            &records,
+            None,
+            SprtReading::Sequential,
+        );
+        assert_eq!(s.comparisons.len(), 1);
+        let c = &s.comparisons[0];
+        assert_eq!((c.a.as_str(), c.b.as_str(), c.via.as_str()), ("o0", "o1", "hero"));
+        // Boards 0 and 1 only: o0 scored 1 and 0.5 per game there, o1 0.5 and 0.
+        assert_eq!(c.boards, 2);
+        assert_eq!(c.score_diff_pct, 50.0);
+        assert_eq!((c.margin95_pct, c.los), (Some(0.0), 1.0));
+        // Not for a match.
+        let m = summarize(
+            Mode::Match,
+            &entrants[..2],
+            &Mode::Match.pairings(2),
+            &records[..6],
+            None,
+            SprtReading::Sequential,
+        );
+        assert!(m.comparisons.is_empty());
+    }
 }

@@ -1,5 +1,5 @@
 //! The terminal table of a run: players, crosstable (round-robin), pairings with their
-//! pentanomial counts, and the SPRT.
+//! pentanomial counts, a gauntlet's opponents compared through its hero, and the SPRT.
 
 use crate::games::Termination;
 use crate::results::{Summary, WdlJson};
@@ -111,6 +111,23 @@ pub fn render(s: &Summary) -> String {
                 p.elo_pentanomial.display(),
                 p.nelo_pentanomial.display(),
                 p.los
+            );
+        }
+    }
+    if let Some(first) = s.comparisons.first() {
+        let _ = writeln!(
+            out,
+            "\nthrough {} on the same boards (score per game against it, board by board):",
+            first.via
+        );
+        for c in &s.comparisons {
+            let margin = c
+                .margin95_pct
+                .map_or_else(|| "inf".to_string(), |m| format!("{m:.1}"));
+            let _ = writeln!(
+                out,
+                "{} - {}: {:+.1} ± {} points over {} boards  LOS {:.2}",
+                c.a, c.b, c.score_diff_pct, margin, c.boards, c.los
             );
         }
     }

@@ -1,7 +1,8 @@
 //! Match statistics for the judge: logistic Elo with 95% intervals from
 //! single games (trinomial W/D/L) or colour-swapped game pairs (pentanomial),
-//! normalized Elo, likelihood of superiority, and the GSPRT that stops a
-//! match once it is conclusive.
+//! normalized Elo, likelihood of superiority, the GSPRT that stops a
+//! match once it is conclusive, and two players' paired difference through a
+//! common opponent on the same boards.
 //!
 //! The formulas follow the computer-chess tournament tools so that numbers
 //! are comparable with theirs: fastchess (`matchmaking/elo`,
@@ -13,12 +14,14 @@
 mod elo;
 mod los;
 mod math;
+mod paired;
 mod sprt;
 
 pub use elo::{
     normalized_elo_pentanomial, normalized_elo_trinomial, pentanomial_elo, trinomial_elo,
 };
 pub use los::los;
+pub use paired::{PairedDifference, paired_difference};
 pub use sprt::{
     SprtDecision, SprtParams, SprtResult, parse_sprt, sprt_pentanomial, sprt_trinomial,
 };
