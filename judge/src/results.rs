@@ -762,7 +762,10 @@ mod tests {
         );
         assert_eq!(s.comparisons.len(), 1);
         let c = &s.comparisons[0];
-        assert_eq!((c.a.as_str(), c.b.as_str(), c.via.as_str()), ("o0", "o1", "hero"));
+        assert_eq!(
+            (c.a.as_str(), c.b.as_str(), c.via.as_str()),
+            ("o0", "o1", "hero")
+        );
         // Boards 0 and 1 only: o0 scored 1 and 0.5 per game there, o1 0.5 and 0.
         assert_eq!(c.boards, 2);
         assert_eq!(c.score_diff_pct, 50.0);
