@@ -260,12 +260,10 @@ pub fn keep_whole_pairs<G: Game>(path: &Path) -> Result<Vec<GameRecord<G>>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    use crate::games::connect4::BoardSpec;
-
-    fn rec(pairing: usize, pair: u32, game: u8) -> GameRecord {
+impl GameRecord {
+    /// A Connect-4 record for tests: game `game` of board `pair` of pairing `pairing`
+    /// between `a` and `b`, won by the first mover in three moves.
+    pub(crate) fn example(pairing: usize, pair: u32, game: u8) -> GameRecord {
         GameRecord {
             id: format!("{pairing}-{pair}-{game}"),
             pairing,
@@ -281,7 +279,7 @@ mod tests {
             loser: Some(Side::Second),
             detail: None,
             illegal_point: None,
-            board: BoardSpec {
+            board: crate::games::connect4::BoardSpec {
                 m: 9,
                 n: 9,
                 no_x: 0,
@@ -295,6 +293,15 @@ mod tests {
             margin: None,
             peak_rss_kb: [Some(2048), None],
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(pairing: usize, pair: u32, game: u8) -> GameRecord {
+        GameRecord::example(pairing, pair, game)
     }
 
     #[test]

@@ -674,7 +674,7 @@ pub fn of_run<G: Game>(dir: &RunDir) -> Result<RunSummary> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::connect4::{BoardSpec, Connect4};
+    use crate::games::connect4::Connect4;
     use crate::players::PlayerSpec;
     use crate::record::GameResult;
     use std::path::PathBuf;
@@ -704,33 +704,13 @@ mod tests {
             _ => GameResult::FirstWins,
         };
         GameRecord {
-            id: format!("{pairing}-{pair}-{game}"),
-            pairing,
-            pair,
-            game,
             first_path: PathBuf::from(&first),
             second_path: PathBuf::from(&second),
             first,
             second,
             result,
-            termination: Termination::Four,
-            course_code: 0,
-            loser: None,
-            detail: None,
-            illegal_point: None,
-            board: BoardSpec {
-                m: 9,
-                n: 9,
-                no_x: 0,
-                no_y: 0,
-            },
-            moves: vec![],
-            move_ms: vec![],
-            cpu_ms: vec![],
-            seed: 1,
             board_seed: u64::from(pair),
-            margin: None,
-            peak_rss_kb: [None, None],
+            ..GameRecord::example(pairing, pair, game)
         }
     }
 

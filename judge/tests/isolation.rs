@@ -196,19 +196,17 @@ fn every_misbehaviour_gets_its_verdict() {
     let summary: Value =
         serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap())
             .unwrap();
-    let legal = summary["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "legal")
-        .unwrap();
-    assert_eq!(legal["games"], 2 * cases.len() as u64);
-    let ballast = summary["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "ballast")
-        .unwrap();
+    let player = |name: &str| {
+        summary["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(player("legal")["games"], 2 * cases.len() as u64);
+    let ballast = player("ballast");
     assert!(
         ballast["peak_rss_mb"].as_f64().unwrap() >= 96.0,
         "{ballast}"

@@ -72,12 +72,12 @@ mod tests {
     fn four_boards_by_hand() {
         // Mean 0.25; sample variance (0.5625 + 0.0625 + 0.0625 + 0.5625) / 3 = 0.416667,
         // standard error sqrt(0.416667 / 4) = 0.322749; margin 1.959964 * 0.322749 =
-        // 0.632576; LOS = Φ(0.25 / 0.322749) = Φ(0.774597) = 0.780700.
+        // 0.632576; LOS = Φ(0.25 / 0.322749) = Φ(0.774597) = 0.780711.
         let d = paired_difference(&[1.0, 0.0, 0.5, -0.5]);
         assert_eq!(d.boards, 4);
         assert!((d.diff - 0.25).abs() < 1e-12);
         assert!((d.margin95 - 0.632576).abs() < 1e-6, "{d:?}");
-        assert!((d.los - 0.780700).abs() < 1e-6, "{d:?}");
+        assert!((d.los - 0.780711).abs() < 1e-6, "{d:?}");
     }
 
     #[test]
