@@ -750,6 +750,29 @@ mod tests {
         assert_eq!(c.boards, 2);
         assert_eq!(c.score_diff_pct, 50.0);
         assert_eq!((c.margin95_pct, c.los), (Some(0.0), 1.0));
+        let table = crate::report::table::render(&s);
+        assert!(
+            table.contains("through hero on the same boards")
+                && table.contains("o0 - o1: +50.0 ± 0.0 points over 2 boards  LOS 1.00"),
+            "{table}"
+        );
+        // A pool of five makes ten pairs: the table only says where they are.
+        let pool: Vec<Entrant> = ["hero", "o0", "o1", "o2", "o3", "o4"].map(entrant).to_vec();
+        let many = summarize(
+            Mode::Gauntlet,
+            &pool,
+            &Mode::Gauntlet.pairings(pool.len()),
+            &records,
+            None,
+            SprtReading::Sequential,
+        );
+        assert_eq!(many.comparisons.len(), 10);
+        let table = crate::report::table::render(&many);
+        assert!(
+            table.contains("10 pairs of opponents compared through hero")
+                && !table.contains("o0 - o1"),
+            "{table}"
+        );
         // Not for a match.
         let m = summarize(
             Mode::Match,

@@ -5,6 +5,10 @@ use crate::games::Termination;
 use crate::results::{Summary, WdlJson};
 use crate::schedule::Mode;
 
+/// The most comparisons through a gauntlet's first player the table shows (those of four
+/// opponents); more are only in the summary and the report page.
+const MAX_SHOWN: usize = 6;
+
 /// The terminal report.
 pub fn render(s: &Summary) -> String {
     use std::fmt::Write;
@@ -114,7 +118,19 @@ pub fn render(s: &Summary) -> String {
             );
         }
     }
-    if let Some(first) = s.comparisons.first() {
+    if let Some(first) = s
+        .comparisons
+        .first()
+        .filter(|_| s.comparisons.len() > MAX_SHOWN)
+    {
+        // A pool of numbered opponents makes dozens of pairs: they stay in the files.
+        let _ = writeln!(
+            out,
+            "\n{} pairs of opponents compared through {} on the same boards: in summary.json and report.html",
+            s.comparisons.len(),
+            first.via
+        );
+    } else if let Some(first) = s.comparisons.first() {
         let _ = writeln!(
             out,
             "\nthrough {} on the same boards (score per game against it, board by board):",
