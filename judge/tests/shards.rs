@@ -71,11 +71,11 @@ fn game_keys(dir: &Path) -> Vec<String> {
     keys
 }
 
-/// summary.json without timings and the merge's own fields.
+/// summary.json without timings, memory peaks and the merge's own fields.
 fn counts(dir: &Path) -> Value {
     let mut s = json(dir.join("summary.json"));
     for p in s["players"].as_array_mut().unwrap() {
-        for f in ["move_ms_mean", "move_ms_max", "cpu_ms_mean"] {
+        for f in ["move_ms_mean", "move_ms_max", "cpu_ms_mean", "peak_rss_mb"] {
             p.as_object_mut().unwrap().remove(f);
         }
     }
