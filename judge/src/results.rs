@@ -128,8 +128,11 @@ pub struct PlayerSummary {
     pub move_ms_mean: f64,
     /// Slowest move, ms.
     pub move_ms_max: f64,
-    /// Mean CPU ms per move as the host measured it.
-    pub cpu_ms_mean: f64,
+    /// Mean CPU ms per move as the host measured it, over the moves it measured (a
+    /// library's, in its worker); absent when it measured none (programs: GTP, Botzone,
+    /// Saiblo), rather than a misleading 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_ms_mean: Option<f64>,
     /// The highest peak resident memory of the player's process in any game, MiB (to the
     /// hundredth); absent when no game knows it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -474,7 +477,9 @@ pub fn summarize<G: Game>(
     let mut second = vec![WdlJson::default(); n];
     let mut cross = vec![vec![WdlJson::default(); n]; n];
     let mut losses_by: Vec<BTreeMap<Termination, u64>> = vec![BTreeMap::new(); n];
-    let mut ms: Vec<(f64, f64, f64, u64)> = vec![(0.0, 0.0, 0.0, 0); n];
+    let mut ms: Vec<(f64, f64, u64)> = vec![(0.0, 0.0, 0); n];
+    // CPU ms summed over the moves whose CPU time is known, and how many those are.
+    let mut cpu: Vec<(f64, u64)> = vec![(0.0, 0); n];
     // Sum and count of signed margins (the player's side's), per player.
     let mut discs: Vec<(i64, u64)> = vec![(0, 0); n];
     let mut peak_kb: Vec<Option<u64>> = vec![None; n];
@@ -511,8 +516,11 @@ pub fn summarize<G: Game>(
             let e = &mut ms[who];
             e.0 += w;
             e.1 = e.1.max(*w);
-            e.2 += r.cpu_ms.get(k).copied().flatten().unwrap_or(0.0);
-            e.3 += 1;
+            e.2 += 1;
+            if let Some(c) = r.cpu_ms.get(k).copied().flatten() {
+                cpu[who].0 += c;
+                cpu[who].1 += 1;
+            }
         }
     }
     let round2 = |x: f64| (x * 100.0).round() / 100.0;
@@ -520,7 +528,8 @@ pub fn summarize<G: Game>(
         .map(|i| {
             let w = all[i];
             let g = w.games();
-            let (sum, max, cpu, count) = ms[i];
+            let (sum, max, count) = ms[i];
+            let (cpu_sum, cpu_count) = cpu[i];
             let mean = |x: f64| {
                 if count > 0 {
                     round2(x / count as f64 * 10.0) / 10.0
@@ -547,7 +556,8 @@ pub fn summarize<G: Game>(
                 as_second: second[i],
                 move_ms_mean: mean(sum),
                 move_ms_max: round2(max),
-                cpu_ms_mean: mean(cpu),
+                cpu_ms_mean: (cpu_count > 0)
+                    .then(|| round2(cpu_sum / cpu_count as f64 * 10.0) / 10.0),
                 peak_rss_mb: peak_kb[i].map(|kb| round2(kb as f64 / 1024.0)),
                 disc_diff_mean: (discs[i].1 > 0)
                     .then(|| round2(discs[i].0 as f64 / discs[i].1 as f64)),
@@ -783,5 +793,44 @@ mod tests {
             SprtReading::Sequential,
         );
         assert!(m.comparisons.is_empty());
+    }
+
+    #[test]
+    fn cpu_time_is_averaged_over_the_moves_measured_and_absent_when_none_was() {
+        let entrants = [entrant("a"), entrant("b")];
+        // `a` made moves 0 and 2, the second unmeasured (its host died, say); `b` move 1,
+        // unmeasured (a program).
+        let records = [GameRecord {
+            cpu_ms: vec![Some(0.05), None, None],
+            ..GameRecord::example(0, 0, 0)
+        }];
+        let s = summarize(
+            Mode::Match,
+            &entrants,
+            &Mode::Match.pairings(2),
+            &records,
+            None,
+            SprtReading::Sequential,
+        );
+        let player = |name: &str| s.players.iter().find(|p| p.name == name).unwrap();
+        assert_eq!(player("a").cpu_ms_mean, Some(0.05));
+        assert_eq!(player("b").cpu_ms_mean, None);
+        assert_eq!(
+            (player("a").peak_rss_mb, player("b").peak_rss_mb),
+            (Some(2.0), None)
+        );
+        let table = crate::report::table::render(&s);
+        let row = |name: &str| {
+            table
+                .lines()
+                .skip_while(|l| !l.starts_with("time, memory"))
+                .find(|l| l.split_whitespace().next() == Some(name))
+                .unwrap()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+        };
+        // CPU 0.05 ms to one place, and 2048 KiB.
+        assert_eq!(row("a")[3..], ["0.1", "2.0"], "{table}");
+        assert_eq!(row("b")[3..], ["-", "-"], "{table}");
     }
 }

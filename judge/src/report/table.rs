@@ -172,10 +172,13 @@ fn render_time_and_memory(out: &mut String, s: &Summary, width: usize) {
         let peak = p
             .peak_rss_mb
             .map_or_else(|| "-".to_string(), |mb| format!("{mb:.1}"));
+        let cpu = p
+            .cpu_ms_mean
+            .map_or_else(|| "-".to_string(), |ms| format!("{ms:.1}"));
         let _ = writeln!(
             out,
-            "{:<width$} {:>9.1} {:>9.1} {:>11.1} {:>8}",
-            p.name, p.move_ms_mean, p.move_ms_max, p.cpu_ms_mean, peak
+            "{:<width$} {:>9.1} {:>9.1} {:>11} {:>8}",
+            p.name, p.move_ms_mean, p.move_ms_max, cpu, peak
         );
     }
 }
