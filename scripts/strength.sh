@@ -94,6 +94,9 @@
 #                               2000 ms, 100 boards, a seed per technique (2601-2608), one game at a
 #                               time; RESUME=1
 #                               continues, SHARD=I/N plays part I of N (judge merge joins them)
+#   scripts/strength.sh ablation-field  the ablation measured against another program: field
+#                               with CANDIDATES the default with each of those eight switched
+#                               off (run field-ablation-2000; FULL_PAIRS 25 boards, 450 games)
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh reversi  Reversi: default (strong) vs classic at 5000 ms, 50 paired
 #                               openings, RULE=standard|no-adjacent, seed REVERSI_SEED
@@ -366,8 +369,18 @@ main() {
         base=$(copy_of "$(library_at d600866)" d600866)
         long_match "$dir" "$ours" "$base" "${FULL_PAIRS:-100}" "${FULL_SEED:-2201}"
         ;;
-    field)
+    field | ablation-field)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
+        if [ "$COMMAND" = ablation-field ]; then
+            # Issue 17's ablation table through d600866: each technique of the ablation
+            # switched off in turn, all on the same boards as the default itself.
+            TAG=${TAG:-ablation}
+            CANDIDATES=""
+            for t in tactical-playouts keep-threats threat-sequences reuse endgame \
+                last-good-reply policy-adaptation ppa-pairs; do
+                CANDIDATES+="GRAVITY4_DISABLE=$t;"
+            done
+        fi
         # Issue 17, measured against another program instead of in self-play: d600866's
         # default against this build's default and each configuration of CANDIDATES (a
         # semicolon list of player settings, e.g. "GRAVITY4_DISABLE=ppa-pairs;
