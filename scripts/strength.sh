@@ -218,6 +218,10 @@ vs_commit() {
 # Everything runs inside main, called on the script's last line: bash reads a script as it
 # runs it, so a run of hours would otherwise go on reading this file after its match ends,
 # at a stale offset if the file was edited meanwhile.
+# The techniques of issue 17's ablation, for both of its commands (ablation, ablation-field).
+ABLATION_TECHNIQUES=(tactical-playouts keep-threats threat-sequences reuse endgame
+    last-good-reply policy-adaptation ppa-pairs)
+
 main() {
     COMMAND=${1:-chain}
     case "$COMMAND" in
@@ -376,8 +380,7 @@ main() {
             # switched off in turn, all on the same boards as the default itself.
             TAG=${TAG:-ablation}
             CANDIDATES=""
-            for t in tactical-playouts keep-threats threat-sequences reuse endgame \
-                last-good-reply policy-adaptation ppa-pairs; do
+            for t in "${ABLATION_TECHNIQUES[@]}"; do
                 CANDIDATES+="GRAVITY4_DISABLE=$t;"
             done
         fi
@@ -427,8 +430,7 @@ main() {
         reuse) seed=2604 ;; endgame) seed=2605 ;; last-good-reply) seed=2606 ;;
         policy-adaptation) seed=2607 ;; ppa-pairs) seed=2608 ;;
         *)
-            echo "TECHNIQUE must be one of tactical-playouts keep-threats threat-sequences" \
-                "reuse endgame last-good-reply policy-adaptation ppa-pairs" >&2
+            echo "TECHNIQUE must be one of ${ABLATION_TECHNIQUES[*]}" >&2
             exit 2
             ;;
         esac

@@ -530,13 +530,8 @@ pub fn summarize<G: Game>(
             let g = w.games();
             let (sum, max, count) = ms[i];
             let (cpu_sum, cpu_count) = cpu[i];
-            let mean = |x: f64| {
-                if count > 0 {
-                    round2(x / count as f64 * 10.0) / 10.0
-                } else {
-                    0.0
-                }
-            };
+            // A mean to the tenth of a millisecond; `None` over no moves.
+            let mean = |x: f64, n: u64| (n > 0).then(|| round2(x / n as f64 * 10.0) / 10.0);
             PlayerSummary {
                 name: entrants[i].name.clone(),
                 path: entrants[i].path.display().to_string(),
@@ -554,10 +549,9 @@ pub fn summarize<G: Game>(
                 losses_by: losses_by[i].clone(),
                 as_first: first[i],
                 as_second: second[i],
-                move_ms_mean: mean(sum),
+                move_ms_mean: mean(sum, count).unwrap_or(0.0),
                 move_ms_max: round2(max),
-                cpu_ms_mean: (cpu_count > 0)
-                    .then(|| round2(cpu_sum / cpu_count as f64 * 10.0) / 10.0),
+                cpu_ms_mean: mean(cpu_sum, cpu_count),
                 peak_rss_mb: peak_kb[i].map(|kb| round2(kb as f64 / 1024.0)),
                 disc_diff_mean: (discs[i].1 > 0)
                     .then(|| round2(discs[i].0 as f64 / discs[i].1 as f64)),

@@ -169,12 +169,8 @@ fn render_time_and_memory(out: &mut String, s: &Summary, width: usize) {
         title, "ms/move", "longest", "CPU ms/move", "peak MB"
     );
     for p in &s.players {
-        let peak = p
-            .peak_rss_mb
-            .map_or_else(|| "-".to_string(), |mb| format!("{mb:.1}"));
-        let cpu = p
-            .cpu_ms_mean
-            .map_or_else(|| "-".to_string(), |ms| format!("{ms:.1}"));
+        let tenths = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x:.1}"));
+        let (cpu, peak) = (tenths(p.cpu_ms_mean), tenths(p.peak_rss_mb));
         let _ = writeln!(
             out,
             "{:<width$} {:>9.1} {:>9.1} {:>11} {:>8}",
