@@ -120,7 +120,8 @@ pub struct GameRecord<G: Game = Connect4> {
     pub moves: Vec<G::LoggedMove>,
     /// Wall ms of each answer (monotonic clock, parent side).
     pub move_ms: Vec<f64>,
-    /// CPU ms of the thread that ran each `getPoint`, as the host reports it.
+    /// CPU ms of each answer: the thread that ran `getPoint`, as the host reports it, or
+    /// a program's process, read from its clock; `None` where it could not be read.
     pub cpu_ms: Vec<Option<f64>>,
     /// The run's seed.
     pub seed: u64,

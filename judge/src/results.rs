@@ -128,9 +128,9 @@ pub struct PlayerSummary {
     pub move_ms_mean: f64,
     /// Slowest move, ms.
     pub move_ms_max: f64,
-    /// Mean CPU ms per move as the host measured it, over the moves it measured (a
-    /// library's, in its worker); absent when it measured none (programs: GTP, Botzone,
-    /// Saiblo), rather than a misleading 0.
+    /// Mean CPU ms per move, over the moves whose CPU time was measured (a library's
+    /// thread in its host, a program's process from its clock); absent when none was,
+    /// rather than a misleading 0.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu_ms_mean: Option<f64>,
     /// The highest peak resident memory of the player's process in any game, MiB (to the

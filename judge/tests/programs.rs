@@ -75,6 +75,15 @@ fn a_library_and_a_program_play_a_match() {
             let kb = game["peak_rss_kb"][side].as_u64().unwrap_or(0);
             assert!((1024..1 << 20).contains(&kb), "{game}");
         }
+        // Both sides' CPU time on every answered move: the library thread's, and the
+        // program's from its own clock.
+        let cpu = game["cpu_ms"].as_array().unwrap();
+        assert_eq!(
+            cpu.len(),
+            game["move_ms"].as_array().unwrap().len(),
+            "{game}"
+        );
+        assert!(cpu.iter().all(|ms| ms.as_f64().is_some()), "{game}");
     }
     // The program moved first in half the games and second in the others.
     let program_first = g.iter().filter(|game| game["first"] == "legal#2").count();
@@ -89,6 +98,9 @@ fn a_library_and_a_program_play_a_match() {
         .map(|p| p["name"].as_str().unwrap())
         .collect();
     assert_eq!(names.len(), 2);
+    for p in summary["players"].as_array().unwrap() {
+        assert!(p["cpu_ms_mean"].as_f64().is_some(), "{p}");
+    }
     assert!(
         names.contains(&"legal") && names.contains(&"legal#2"),
         "{names:?}"

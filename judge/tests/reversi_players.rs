@@ -105,6 +105,16 @@ fn gtp_and_botzone_programs_play_whole_legal_games() {
             logs.path(),
         );
         assert_whole_legal_game(&o, seed as u64);
+        // Every answer's CPU time was read from its program's own clock.
+        assert!(
+            o.cpu_ms.iter().all(|c| c.is_some_and(|ms| ms >= 0.0)),
+            "{o:?}"
+        );
+        if a == "botzone" {
+            // A process per turn: its start-up (Python's) is part of each of its moves.
+            let mut first_movers = o.cpu_ms.iter().step_by(2).flatten();
+            assert!(first_movers.all(|&ms| ms > 1.0), "{o:?}");
+        }
     }
     assert!(processes_under(dir.path()).is_empty());
     // The Botzone bot checked the `data` handed back and logged its `debug` via the judge.

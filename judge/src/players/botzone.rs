@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::process::pipes::{Failure, Pipes};
-use super::process::{LogSink, ProcessSettings, Program};
+use super::process::{CpuMark, LogSink, ProcessSettings, Program};
 use super::{Answer, Fault, Player, preview, program_fault};
 use crate::games::Side;
 use crate::games::reversi::{Move, Position, Reversi, Setup};
@@ -137,6 +137,8 @@ fn parse_output(text: &str) -> Result<Output, String> {
 struct Running {
     program: Result<Program, Fault>,
     pipes: Pipes,
+    /// Its CPU clock when this turn was asked.
+    cpu: CpuMark,
 }
 
 /// A Botzone-protocol bot: a process per turn, or one kept running for the game.
@@ -218,6 +220,7 @@ impl BotzonePlayer {
             if let Ok(program) = &mut kept.program {
                 program.resume();
             }
+            kept.cpu = CpuMark::read(kept.program.as_ref().ok());
             if let Some(failure) = kept.pipes.unasked() {
                 return Err(program_fault(&mut kept.program, failure));
             }
@@ -232,6 +235,7 @@ impl BotzonePlayer {
         Ok(Running {
             program: Ok(program),
             pipes,
+            cpu: CpuMark::started(),
         })
     }
 
@@ -252,13 +256,17 @@ impl BotzonePlayer {
         }
     }
 
-    /// Plays one turn: the move, or the fault. The answer is the first line of output
-    /// (Botzone's single-line JSON); the turn ends when the program then exits or prints
-    /// the keep-running line, and anything else it prints first is garbage.
-    fn turn(&mut self, limit: Duration, start: Instant) -> Result<Move, Fault> {
+    /// Plays one turn: the move and the CPU time the program took to answer (ms, when
+    /// read), or the fault. The answer is the first line of output (Botzone's single-line
+    /// JSON); the turn ends when the program then exits or prints the keep-running line,
+    /// and anything else it prints first is garbage.
+    fn turn(&mut self, limit: Duration, start: Instant) -> Result<(Move, Option<f64>), Fault> {
         let deadline = start + limit;
         let mut turn = self.ask(limit)?;
-        let output = Self::next_line(&mut turn.pipes, deadline).and_then(|line| {
+        let answer = Self::next_line(&mut turn.pipes, deadline);
+        // Read at the answer, before a program that ends its turn by exiting has gone.
+        let cpu_ms = turn.cpu.spent(turn.program.as_ref().ok());
+        let output = answer.and_then(|line| {
             parse_output(&line)
                 .map_err(Failure::Garbage)
                 .and_then(|output| match Self::next_line(&mut turn.pipes, deadline) {
@@ -295,7 +303,7 @@ impl BotzonePlayer {
         if output.globaldata.is_some() {
             self.globaldata = output.globaldata;
         }
-        Ok(output.mv)
+        Ok((output.mv, cpu_ms))
     }
 }
 
@@ -326,16 +334,24 @@ impl Player<Reversi> for BotzonePlayer {
         if let Some(mv) = last {
             self.history.push(mv);
         }
-        let reply = self.turn(limit, start);
+        let turn = self.turn(limit, start);
         let wall_ms = start.elapsed().as_secs_f64() * 1e3;
-        match &reply {
-            Ok(mv) => self.history.push(*mv),
+        let (reply, cpu_ms) = match turn {
+            Ok((mv, cpu_ms)) => {
+                self.history.push(mv);
+                (Ok(mv), cpu_ms)
+            }
             Err(fault) => {
                 self.running = None;
                 self.broken = Some(fault.clone());
+                (Err(fault), None)
             }
+        };
+        Answer {
+            reply,
+            wall_ms,
+            cpu_ms,
         }
-        Answer::timed(reply, wall_ms)
     }
 
     /// Only a bot kept running has a process between turns to read.

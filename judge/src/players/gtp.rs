@@ -31,7 +31,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::process::pipes::{Failure, Pipes};
-use super::process::{LogSink, ProcessSettings, Program};
+use super::process::{CpuMark, LogSink, ProcessSettings, Program};
 use super::{Answer, Fault, Player, preview, program_fault};
 use crate::games::Side;
 use crate::games::reversi::{Move, Position, Reversi, Setup};
@@ -279,6 +279,7 @@ impl Player<Reversi> for GtpPlayer {
         if let Err(fault) = &self.program {
             return Answer::fault(fault.clone());
         }
+        let cpu = CpuMark::read(self.program.as_ref().ok());
         if let Some(mv) = last {
             self.history.push(mv);
         }
@@ -310,6 +311,8 @@ impl Player<Reversi> for GtpPlayer {
             },
         };
         let wall_ms = start.elapsed().as_secs_f64() * 1e3;
+        // Read before a fault kills the engine.
+        let cpu_ms = cpu.spent(self.program.as_ref().ok());
         let reply = match result {
             Ok(mv) => {
                 // The engine played it on its own board.
@@ -323,7 +326,11 @@ impl Player<Reversi> for GtpPlayer {
                 Err(fault)
             }
         };
-        Answer::timed(reply, wall_ms)
+        Answer {
+            reply,
+            wall_ms,
+            cpu_ms,
+        }
     }
 
     fn peak_memory_kb(&self) -> Option<u64> {

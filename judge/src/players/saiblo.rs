@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::process::pipes::{Failure, Pipes};
-use super::process::{LogSink, ProcessSettings, Program};
+use super::process::{CpuMark, LogSink, ProcessSettings, Program};
 use super::{Answer, Fault, Player, program_fault};
 use crate::games::connect4::{BoardSpec, Connect4, Point, Position};
 use crate::games::{Game, Side};
@@ -269,6 +269,7 @@ impl Player<Connect4> for SaibloPlayer {
             return Answer::fault(fault.clone());
         }
         let start = Instant::now();
+        let cpu = CpuMark::read(self.program.as_ref().ok());
         if self.hello_allowed {
             self.hello_before_asking();
         }
@@ -281,10 +282,13 @@ impl Player<Connect4> for SaibloPlayer {
             }
         };
         let wall_ms = start.elapsed().as_secs_f64() * 1e3;
-        Answer::timed(
-            reply.map_err(|f| program_fault(&mut self.program, f)),
+        // Read before a fault kills the program.
+        let cpu_ms = cpu.spent(self.program.as_ref().ok());
+        Answer {
+            reply: reply.map_err(|f| program_fault(&mut self.program, f)),
             wall_ms,
-        )
+            cpu_ms,
+        }
     }
 
     fn peak_memory_kb(&self) -> Option<u64> {

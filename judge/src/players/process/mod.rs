@@ -21,7 +21,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
 pub use logsink::LogSink;
-pub use program::Program;
+pub use program::{CpuMark, Program};
 use protocol::{ChildMessage, MoveRequest, ProtocolError};
 pub use signals::die_on_closed_stdout;
 
@@ -144,7 +144,38 @@ fn peak_resident_kb(pid: u32) -> Option<u64> {
         .ok()
 }
 
+/// The CPU time process `pid` has used so far, all its threads together, ms: its kernel
+/// CPU-time clock, read to the nanosecond (`/proc/PID/stat` counts in 10 ms ticks); `None`
+/// where that clock cannot be read (the process has gone).
+fn process_cpu_ms(pid: u32) -> Option<f64> {
+    let pid = libc::pid_t::try_from(pid).ok()?;
+    let mut clock: libc::clockid_t = 0;
+    // SAFETY: clock_getcpuclockid only writes one clockid_t into the variable we own.
+    if unsafe { libc::clock_getcpuclockid(pid, &mut clock) } != 0 {
+        return None;
+    }
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes one timespec into the struct we own; an unknown
+    // clock is an error return, not undefined behaviour.
+    if unsafe { libc::clock_gettime(clock, &mut ts) } != 0 {
+        return None;
+    }
+    Some(ts.tv_sec as f64 * 1e3 + ts.tv_nsec as f64 / 1e6)
+}
+
 impl Leader {
+    /// The CPU time the leader has used so far (all its threads, not its children's), ms;
+    /// `None` once it is dead.
+    fn cpu_ms(&self) -> Option<f64> {
+        if self.dead {
+            return None;
+        }
+        process_cpu_ms(self.child.id())
+    }
+
     /// The peak resident memory of the leader so far, KiB (not its own children's); `None`
     /// once it is dead or where Linux does not say.
     fn peak_resident_kb(&self) -> Option<u64> {

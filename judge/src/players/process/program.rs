@@ -141,6 +141,12 @@ impl Program {
         self.leader.peak_resident_kb()
     }
 
+    /// The CPU time the program has used so far (all its threads; not that of processes it
+    /// started), ms; `None` once it has exited.
+    pub fn cpu_ms(&self) -> Option<f64> {
+        self.leader.cpu_ms()
+    }
+
     /// Kills the program's whole process group and reaps it.
     pub fn kill(&mut self) {
         self.leader.kill();
@@ -165,6 +171,29 @@ impl Program {
     /// (`exit status 0`, `SIGSEGV`, ...); whatever it forked is killed.
     pub fn reap(&mut self) -> String {
         self.leader.reap()
+    }
+}
+
+/// A program's CPU clock as read when a move was asked: [`CpuMark::spent`] at the answer
+/// is what the move cost it (all its threads; not processes it started).
+#[derive(Clone, Copy, Debug)]
+pub struct CpuMark(Option<f64>);
+
+impl CpuMark {
+    /// `program`'s clock now; a program that is not running (`None`) marks nothing.
+    pub fn read(program: Option<&Program>) -> CpuMark {
+        CpuMark(program.and_then(Program::cpu_ms))
+    }
+
+    /// The mark of a program started for this move: everything it uses is the move's.
+    pub fn started() -> CpuMark {
+        CpuMark(Some(0.0))
+    }
+
+    /// The CPU time `program` has used since this mark, ms; `None` if either reading
+    /// failed (it was not running, or has exited).
+    pub fn spent(self, program: Option<&Program>) -> Option<f64> {
+        Some((program?.cpu_ms()? - self.0?).max(0.0))
     }
 }
 
@@ -221,6 +250,59 @@ impl Drop for Program {
 mod tests {
     use super::*;
     use crate::players::process::SCRATCH_PREFIX;
+
+    #[test]
+    fn a_programs_cpu_time_counts_its_work_and_not_its_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = Arc::new(LogSink::open(&dir.path().join("p.log"), 1 << 20).unwrap());
+        let settings = ProcessSettings {
+            exe: PathBuf::from("/nonexistent"),
+            memory_limit_mb: 300,
+        };
+        // Waits for a line, then becomes awk (the same process: exec) and counts before
+        // answering.
+        let script = "read x; exec awk 'BEGIN { for (i = 0; i < 3e6; i++) s += i; \
+            print \"done\"; fflush(); getline line < \"/dev/stdin\" }'";
+        let argv: Vec<String> = ["sh", "-c", script].map(String::from).to_vec();
+        let mut program = Program::spawn(&settings, &argv, &[], log).unwrap();
+        let (mut stdin, mut stdout) = program.take_pipes().unwrap();
+        let mark = CpuMark::read(Some(&program));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let waited = mark
+            .spent(Some(&program))
+            .expect("a running program's clock");
+        assert!(
+            waited < 100.0,
+            "{waited} ms of CPU while blocked on its stdin"
+        );
+
+        let mark = CpuMark::read(Some(&program));
+        let asked = Instant::now();
+        std::io::Write::write_all(&mut stdin, b"go\n").unwrap();
+        let mut buf = [0u8; 64];
+        let deadline = asked + std::time::Duration::from_secs(30);
+        let n = read_within(&mut stdout, &mut buf, deadline)
+            .unwrap()
+            .unwrap();
+        assert_eq!(&buf[..n], b"done\n");
+        let worked = mark
+            .spent(Some(&program))
+            .expect("a running program's clock");
+        let wall = asked.elapsed().as_secs_f64() * 1e3;
+        assert!(worked > 5.0, "{worked} ms of CPU for 3 million additions");
+        assert!(
+            worked <= wall + 1.0,
+            "{worked} ms of CPU in {wall} ms (one thread)"
+        );
+
+        program.kill();
+        assert_eq!(
+            mark.spent(Some(&program)),
+            None,
+            "a dead program has no clock"
+        );
+        assert_eq!(CpuMark::started().spent(None), None);
+    }
 
     #[test]
     fn a_program_runs_isolated_and_leaves_nothing() {
