@@ -97,6 +97,9 @@
 #   scripts/strength.sh ablation-field  the ablation measured against another program: field
 #                               with CANDIDATES the default with each of those eight switched
 #                               off (run field-ablation-2000; FULL_PAIRS 25 boards, 450 games)
+#   scripts/strength.sh ablation-table  the table of that run (or of RUN=DIR) as Markdown
+#                               for STRENGTH.md, from its whole pairs so far
+#                               (scripts/ablation-table.py)
 #   scripts/strength.sh full    default vs classic at the full 2000 ms budget
 #   scripts/strength.sh reversi  Reversi: default (strong) vs classic at 5000 ms, 50 paired
 #                               openings, RULE=standard|no-adjacent, seed REVERSI_SEED
@@ -406,6 +409,11 @@ main() {
         one=("${CONCURRENCY[@]}") && [ ${#one[@]} -gt 0 ] || one=(--concurrency 1)
         "$JUDGE" gauntlet "$base" --vs "${ours[@]}" --pairs "${FULL_PAIRS:-25}" \
             --seed "${FULL_SEED:-2206}" -q "${one[@]}" "${where[@]}"
+        ;;
+    ablation-table)
+        dir=${RUN:-$OUT/field-ablation-${GRAVITY4_MOVE_MS:-2000}}
+        "$JUDGE" report "$dir" >/dev/null
+        scripts/ablation-table.py "$dir"
         ;;
     ppa-2s)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
