@@ -251,20 +251,25 @@ mod tests {
     use super::*;
     use crate::players::process::SCRATCH_PREFIX;
 
-    #[test]
-    fn a_programs_cpu_time_counts_its_work_and_not_its_waiting() {
-        let dir = tempfile::tempdir().unwrap();
-        let log = Arc::new(LogSink::open(&dir.path().join("p.log"), 1 << 20).unwrap());
+    /// Starts `sh -c script` with `env`, limited to 300 MB, logging to `dir/p.log`.
+    fn shell(dir: &Path, script: &str, env: &[(String, String)]) -> Program {
+        let log = Arc::new(LogSink::open(&dir.join("p.log"), 1 << 20).unwrap());
         let settings = ProcessSettings {
             exe: PathBuf::from("/nonexistent"),
             memory_limit_mb: 300,
         };
+        let argv: Vec<String> = ["sh", "-c", script].map(String::from).to_vec();
+        Program::spawn(&settings, &argv, env, log).unwrap()
+    }
+
+    #[test]
+    fn a_programs_cpu_time_counts_its_work_and_not_its_waiting() {
+        let dir = tempfile::tempdir().unwrap();
         // Waits for a line, then becomes awk (the same process: exec) and counts before
         // answering.
         let script = "read x; exec awk 'BEGIN { for (i = 0; i < 3e6; i++) s += i; \
             print \"done\"; fflush(); getline line < \"/dev/stdin\" }'";
-        let argv: Vec<String> = ["sh", "-c", script].map(String::from).to_vec();
-        let mut program = Program::spawn(&settings, &argv, &[], log).unwrap();
+        let mut program = shell(dir.path(), script, &[]);
         let (mut stdin, mut stdout) = program.take_pipes().unwrap();
         let mark = CpuMark::read(Some(&program));
         std::thread::sleep(std::time::Duration::from_millis(300));
@@ -307,19 +312,13 @@ mod tests {
     #[test]
     fn a_program_runs_isolated_and_leaves_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let log = Arc::new(LogSink::open(&dir.path().join("p.log"), 1 << 20).unwrap());
-        let settings = ProcessSettings {
-            exe: PathBuf::from("/nonexistent"),
-            memory_limit_mb: 300,
-        };
         // Prints its working directory, its limits, whether its process group is its own,
         // and an environment variable; writes a file; says something on stderr.
         let script = "pwd; ulimit -v; ulimit -c; \
             [ \"$(cut -d' ' -f5 /proc/$$/stat)\" = \"$$\" ] && echo own-group; \
             echo \"$PLAYER_X\"; echo made > here.txt; echo to-stderr >&2";
-        let argv: Vec<String> = ["sh", "-c", script].map(String::from).to_vec();
         let env = [("PLAYER_X".to_string(), "42".to_string())];
-        let mut program = Program::spawn(&settings, &argv, &env, log).unwrap();
+        let mut program = shell(dir.path(), script, &env);
         let (_stdin, mut stdout) = program.take_pipes().unwrap();
         let mut text = String::new();
         let mut buf = [0u8; 4096];
