@@ -44,5 +44,6 @@ if [ ! -x /usr/games/gtp-rhino ] && command -v apt-get >/dev/null; then
     install_or_explain "the judge's match against Debian's GTP Othello engine gtp-rhino" grhino
 fi
 
-cargo test --workspace --release
-cargo test --release --manifest-path ladder/Cargo.toml --target-dir target/ladder-build
+# Profile `ci`: release's optimisation, without release's fat LTO (Cargo.toml says why).
+cargo test --workspace --profile ci
+cargo test --profile ci --manifest-path ladder/Cargo.toml --target-dir target/ladder-build

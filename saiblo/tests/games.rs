@@ -61,7 +61,7 @@ fn binary_never_loses_to_the_random_mover_in_any_form() {
 
 #[test]
 fn package_never_loses_to_the_random_mover_in_any_form() {
-    let Some(dir) = package() else { return };
+    let dir = package();
     never_loses_to_random(&Program::python(dir.path(), BUDGET_MS), 23);
 }
 
@@ -97,7 +97,7 @@ fn binary_plays_itself_in_every_form() {
 
 #[test]
 fn package_plays_the_binary() {
-    let Some(dir) = package() else { return };
+    let dir = package();
     let python = Program::python(dir.path(), 50);
     let binary = Program::binary(50);
     plays_itself(&python, &binary, &[Form::Counted], 31);
@@ -157,7 +157,7 @@ fn binary_first_move_at_the_default_budget_is_inside_3s() {
 
 #[test]
 fn package_first_move_at_the_default_budget_is_inside_3s() {
-    let Some(dir) = package() else { return };
+    let dir = package();
     // One case: a Python start-up on a loaded machine is the least predictable part.
     first_move_within_limit(Program::python(dir.path(), 0), &[(Form::MovesOnly, true)]);
 }

@@ -510,9 +510,10 @@ pub fn assert_clean(conduct: &Conduct) {
 }
 
 /// Where the package to test is: the zip in `GRAVITY4_SAIBLO_ZIP` unpacked into a scratch
-/// directory, or else `package/main.py` beside the cdylib of the profile under test
-/// (`cargo test --workspace` builds it). `None` if neither exists.
-pub fn package() -> Option<tempfile::TempDir> {
+/// directory, or else `package/main.py` beside the release cdylib (the file users ship),
+/// which is built first when the target directory under test has none (the suite's own
+/// profile, `ci`, does not make it).
+pub fn package() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     if let Some(zip) = std::env::var_os("GRAVITY4_SAIBLO_ZIP") {
         let status = Command::new("python3")
@@ -522,23 +523,43 @@ pub fn package() -> Option<tempfile::TempDir> {
             .status()
             .expect("python3 runs");
         assert!(status.success(), "cannot unzip {zip:?}");
-        return Some(dir);
-    }
-    let library = Path::new(env!("CARGO_BIN_EXE_gravity4-saiblo"))
-        .parent()?
-        .join("libgravity4.so");
-    if !library.exists() {
-        eprintln!(
-            "no package to test: set GRAVITY4_SAIBLO_ZIP (scripts/saiblo-package.sh does) or \
-             build the library ({} is missing)",
-            library.display()
-        );
-        return None;
+        return dir;
     }
     let main = Path::new(env!("CARGO_MANIFEST_DIR")).join("package/main.py");
     std::fs::copy(main, dir.path().join("main.py")).unwrap();
-    std::fs::copy(&library, dir.path().join("libgravity4.so")).unwrap();
-    Some(dir)
+    std::fs::copy(release_library(), dir.path().join("libgravity4.so")).unwrap();
+    dir
+}
+
+/// `<target>/release/libgravity4.so` of the target directory these tests were built in,
+/// built (once per test binary) with `cargo build --release --lib -p gravity4`; cargo's
+/// lock keeps two binaries building it at once from clashing.
+fn release_library() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            // The program is at <target>/<profile>/gravity4-saiblo.
+            let target = Path::new(env!("CARGO_BIN_EXE_gravity4-saiblo"))
+                .ancestors()
+                .nth(2)
+                .expect("<target>/<profile>/gravity4-saiblo")
+                .to_path_buf();
+            let status = Command::new(env!("CARGO"))
+                .args(["build", "--release", "--lib", "-p", "gravity4", "--quiet"])
+                .arg("--target-dir")
+                .arg(&target)
+                .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+                .status()
+                .expect("run cargo build");
+            assert!(
+                status.success(),
+                "cargo build --release --lib -p gravity4 failed"
+            );
+            let library = target.join("release").join("libgravity4.so");
+            assert!(library.exists(), "no cdylib at {}", library.display());
+            library
+        })
+        .clone()
 }
 
 /// Starts `program` on `board`, sends the first message of a game (the program moving first,
