@@ -28,8 +28,10 @@ def elo_text(elo, score_pct):
 
 def main():
     if len(sys.argv) != 2:
-        sys.exit(__doc__.strip().splitlines()[2].strip())
+        sys.exit("usage: scripts/ablation-table.py RUN_DIR")
     run = Path(sys.argv[1])
+    if not (run / "summary.json").is_file():
+        sys.exit(f"{run}: no summary.json (run `judge report {run}` first)")
     summary = json.loads((run / "summary.json").read_text())
     base = json.loads((run / "run.json").read_text())["names"][0]
     players = {p["name"]: p for p in summary["players"]}
