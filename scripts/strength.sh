@@ -226,13 +226,13 @@ vs_commit() {
     sprt_match "$name" "$ours" "$base" "$4" "$5"
 }
 
-# Everything runs inside main, called on the script's last line: bash reads a script as it
-# runs it, so a run of hours would otherwise go on reading this file after its match ends,
-# at a stale offset if the file was edited meanwhile.
 # The techniques of issue 17's ablation, for both of its commands (ablation, ablation-field).
 ABLATION_TECHNIQUES=(tactical-playouts keep-threats threat-sequences reuse endgame
     last-good-reply policy-adaptation ppa-pairs)
 
+# Everything runs inside main, called on the script's last line: bash reads a script as it
+# runs it, so a run of hours would otherwise go on reading this file after its match ends,
+# at a stale offset if the file was edited meanwhile.
 main() {
     COMMAND=${1:-chain}
     case "$COMMAND" in

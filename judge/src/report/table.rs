@@ -168,8 +168,8 @@ fn render_time_and_memory(out: &mut String, s: &Summary, width: usize) {
         "\n{:<width$} {:>9} {:>9} {:>11} {:>8}",
         title, "ms/move", "longest", "CPU ms/move", "peak MB"
     );
+    let tenths = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x:.1}"));
     for p in &s.players {
-        let tenths = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x:.1}"));
         let (cpu, peak) = (tenths(p.cpu_ms_mean), tenths(p.peak_rss_mb));
         let _ = writeln!(
             out,
