@@ -37,11 +37,11 @@ use crate::search::transpositions::Transpositions;
 use crate::search::tree::NodeKind;
 use crate::search::tree::{ROOT, Tree};
 use crate::search::{Profile, SearchLimits, SearchReport, mcgs, strong, uct};
-use crate::settings::Settings;
+use crate::settings::{ENDGAME_NODES_PER_ITERATION, Settings};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::sync::{Mutex, TryLockError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The state kept between calls.
 #[derive(Default)]
@@ -67,6 +67,15 @@ struct LastSearch {
 
 static SESSION: Mutex<Option<Session>> = Mutex::new(None);
 
+/// Forgets everything kept between calls, as if the library had just been loaded: for runs
+/// that must not depend on the calls before them (fuzzing, reproducible tests).
+pub fn reset() {
+    let mut guard = SESSION
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    *guard = None;
+}
+
 /// Chooses a column for `request` within the budget in `settings`.
 pub fn choose(request: &Request, settings: &Settings) -> usize {
     let mut guard = match SESSION.try_lock() {
@@ -82,11 +91,14 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
         None => fresh.get_or_insert_with(Session::default),
     };
     let limits = SearchLimits {
-        deadline: request.entry + settings.budget,
-        max_iterations: None,
+        deadline: deadline(request, settings),
+        max_iterations: settings.iterations,
         memory_bytes: settings.tree_bytes,
     };
-    let mut rng = SmallRng::from_os_rng();
+    let mut rng = match settings.seed {
+        Some(seed) => SmallRng::seed_from_u64(seed),
+        None => SmallRng::from_os_rng(),
+    };
     let config = &settings.search;
     let last = session
         .last
@@ -201,8 +213,8 @@ fn search_graph(
         .find(root_key)
         .map_or(0, |id| positions.node(id).visits);
     let limits = SearchLimits {
-        deadline: request.entry + settings.budget,
-        max_iterations: None,
+        deadline: deadline(request, settings),
+        max_iterations: settings.iterations,
         memory_bytes: settings.graph_bytes,
     };
     let report = mcgs::search(
@@ -252,9 +264,14 @@ fn solve_endgame(
     if pos.empty_cells() > endgame_max_empty(share) {
         return None;
     }
-    let deadline = request.entry + share;
     table.prepare(pos);
-    let solve = endgame::solve_root(pos, table, deadline);
+    let solve = match settings.iterations {
+        Some(iterations) => {
+            let nodes = iterations.saturating_mul(ENDGAME_NODES_PER_ITERATION);
+            endgame::solve_root_within(pos, table, deadline(request, settings), nodes)
+        }
+        None => endgame::solve_root(pos, table, request.entry + share),
+    };
     if let Some(col) = solve.winning_move() {
         return Some(Endgame::Win(SearchReport {
             proof: NodeKind::Win,
@@ -268,6 +285,15 @@ fn solve_endgame(
     // When every move loses, the search still picks the one that resists longest.
     let open = pos.open_columns();
     Some(Endgame::Excluded(if losing == open { 0 } else { losing }))
+}
+
+/// When the search must stop: the budget after the call's entry, or with a fixed iteration
+/// count ([`Settings::iterations`]) a day later, so that only the count stops it.
+fn deadline(request: &Request, settings: &Settings) -> Instant {
+    match settings.iterations {
+        Some(_) => request.entry + Duration::from_secs(24 * 3600),
+        None => request.entry + settings.budget,
+    }
 }
 
 /// True when `request`'s position is exactly the last search's root plus the move we chose
@@ -329,7 +355,6 @@ mod tests {
     use super::*;
     use crate::position::Position;
     use std::sync::PoisonError;
-    use std::time::Instant;
 
     #[test]
     fn the_graph_searches_the_boards_it_is_asked_to() {

@@ -66,6 +66,21 @@ pub const ENV_ADAPTATION_RATE: &str = "GRAVITY4_PPA_RATE";
 /// (STRENGTH.md step 18c).
 pub const ENV_GRAPH_MIN_CELLS: &str = "GRAVITY4_GRAPH_MIN_CELLS";
 
+/// Environment variable asking for a fixed number of search iterations per move instead of
+/// the clock, so that a move can be reproduced (with [`ENV_SEED`]); the budget is then not
+/// enforced. The endgame solver gets [`ENDGAME_NODES_PER_ITERATION`] nodes per iteration
+/// instead of its share of the time.
+pub const ENV_ITERATIONS: &str = "GRAVITY4_ITERATIONS";
+
+/// Environment variable seeding the search's random generator (a number), instead of the
+/// operating system's entropy: with [`ENV_ITERATIONS`], the same position gets the same move.
+pub const ENV_SEED: &str = "GRAVITY4_SEED";
+
+/// With a fixed iteration count, the endgame solver's node budget per iteration: a solver
+/// node costs about a tenth of an iteration of the strong search, so 16 gives it roughly the
+/// share of the work [`ENDGAME_SHARE`](crate::session) gives it of the time.
+pub const ENDGAME_NODES_PER_ITERATION: u64 = 16;
+
 /// Settings read from the environment at each call (cheap, and tests can change them).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
@@ -82,6 +97,10 @@ pub struct Settings {
     pub graph_min_cells: usize,
     /// Print one `key=value` line per call on stderr.
     pub log: bool,
+    /// Search exactly this many iterations per move, whatever the clock ([`ENV_ITERATIONS`]).
+    pub iterations: Option<u64>,
+    /// Seed the search's generator with this instead of the OS ([`ENV_SEED`]).
+    pub seed: Option<u64>,
     /// The search that plays: [`SearchConfig::strong`] unless the environment says otherwise.
     pub search: SearchConfig,
 }
@@ -108,7 +127,39 @@ impl Settings {
             graph_bytes: DEFAULT_GRAPH_BYTES,
             graph_min_cells: graph_min_cells(std::env::var(ENV_GRAPH_MIN_CELLS).ok()),
             log: std::env::var(ENV_LOG).is_ok_and(|v| v == "1"),
+            iterations: count(std::env::var(ENV_ITERATIONS).ok(), ENV_ITERATIONS, 1),
+            seed: count(std::env::var(ENV_SEED).ok(), ENV_SEED, 0),
             search: search_config(|name| std::env::var(name).ok()),
+        }
+    }
+}
+
+impl Default for Settings {
+    /// What the library plays with when the environment sets nothing.
+    fn default() -> Settings {
+        Settings {
+            budget: Duration::from_millis(DEFAULT_MOVE_MS),
+            tree_bytes: DEFAULT_TREE_BYTES,
+            table_bytes: DEFAULT_TABLE_BYTES,
+            graph_bytes: DEFAULT_GRAPH_BYTES,
+            graph_min_cells: 0,
+            log: false,
+            iterations: None,
+            seed: None,
+            search: SearchConfig::strong(),
+        }
+    }
+}
+
+/// The whole number of at least `min` in `text` (the variable `name`), or `None` when unset;
+/// a malformed value is reported on stderr and read as unset.
+fn count(text: Option<String>, name: &str, min: u64) -> Option<u64> {
+    let text = text?;
+    match text.trim().parse::<u64>() {
+        Ok(n) if n >= min => Some(n),
+        _ => {
+            eprintln!("gravity4: ignoring {name}={text:?}: expected a whole number >= {min}");
+            None
         }
     }
 }
@@ -245,6 +296,20 @@ mod tests {
         assert!(config.techniques.early_stop && !config.techniques.reuse);
         let bad = search_with(&[(ENV_EXPLORATION, "-1"), (ENV_DISABLE, "bogus")]);
         assert_eq!(bad, SearchConfig::strong());
+    }
+
+    #[test]
+    fn iterations_and_seed_are_whole_numbers() {
+        assert_eq!(count(None, ENV_ITERATIONS, 1), None);
+        assert_eq!(count(Some(" 500".into()), ENV_ITERATIONS, 1), Some(500));
+        assert_eq!(count(Some("0".into()), ENV_ITERATIONS, 1), None);
+        assert_eq!(count(Some("0".into()), ENV_SEED, 0), Some(0));
+        for bad in ["-3", "1e3", "many", ""] {
+            assert_eq!(count(Some(bad.into()), ENV_SEED, 0), None, "{bad}");
+        }
+        let defaults = Settings::default();
+        assert_eq!((defaults.iterations, defaults.seed), (None, None));
+        assert_eq!(defaults.search, SearchConfig::strong());
     }
 
     #[test]

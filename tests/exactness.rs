@@ -327,3 +327,153 @@ fn playouts_and_searches_match_the_recorded_results() {
     let recorded: Vec<(String, u64)> = RECORDED.iter().map(|&(l, s)| (l.into(), s)).collect();
     assert_eq!(got, recorded);
 }
+
+/// Whole games through [`session::choose`], the code path of `getPoint`, at a fixed iteration
+/// count and seed: the searches above plus what the session adds (the endgame solver with a
+/// node budget, subtree reuse between our moves, the tables kept between calls). The
+/// opponent plays columns drawn from its own seeded generator, so our moves meet positions
+/// that continue our last search (reuse) and games run to their end (the solver). Folds
+/// every move of each game.
+mod games {
+    use super::Fnv;
+    use gravity4::position::Position;
+    use gravity4::request::Request;
+    use gravity4::search::{Profile, SearchConfig, Techniques};
+    use gravity4::session;
+    use gravity4::settings::Settings;
+    use gravity4::threats::ThreatPosition;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    use std::time::Instant;
+
+    /// Iterations per move: enough for the tactics, proofs and reuse to matter.
+    const ITERATIONS: u64 = 3_000;
+
+    /// The search the ladder's UCT rungs 8-10 pin (`LADDER_SEARCH` in
+    /// ladder/core/src/uct.rs): UCB1 c = 0.8, tactical playouts, reuse, the endgame solver
+    /// and the early stop, nothing else.
+    fn ladder_search() -> SearchConfig {
+        SearchConfig {
+            profile: Profile::Strong,
+            exploration: 0.8,
+            techniques: Techniques {
+                tactical_playouts: true,
+                reuse: true,
+                endgame: true,
+                early_stop: true,
+                ..Techniques::NONE
+            },
+            ..SearchConfig::strong()
+        }
+    }
+
+    /// The board size and blocked cell of each game, and how many plies the opponent's
+    /// policy plays for both sides before we join: the smallest and largest course boards,
+    /// a blocked cell on the bottom row and one on the top row; the games with a prefix
+    /// reach the endgame solver's range (57 empty cells at the default budget).
+    const BOARDS: [((usize, usize, usize, usize), usize); 4] = [
+        ((9, 9, 8, 4), 0),
+        ((12, 12, 0, 11), 0),
+        ((10, 11, 9, 5), 50),
+        ((11, 9, 5, 0), 40),
+    ];
+
+    /// Plays one game on `board`, us first (after the `prefix`) when `we_start`, and folds
+    /// every move.
+    fn game(
+        settings: &Settings,
+        ((rows, cols, no_x, no_y), prefix): ((usize, usize, usize, usize), usize),
+        we_start: bool,
+        seed: u64,
+        h: &mut Fnv,
+    ) {
+        // The side to move first is `Us` in the position's terms whoever it is: the search
+        // plays whichever side is to move.
+        let mut pos = Position::new(rows, cols, no_x, no_y).unwrap();
+        let mut them = SmallRng::seed_from_u64(seed);
+        let mut last_move = None;
+        let mut our_turn = we_start;
+        for ply in 0.. {
+            let col = if our_turn && ply >= prefix {
+                let request = Request {
+                    position: pos.clone(),
+                    last_move,
+                    entry: Instant::now(),
+                };
+                session::choose(&request, settings)
+            } else {
+                // Win at once, block when forced, else a random move that does not lose on
+                // the spot: games last long enough to reach the endgame solver.
+                let tactics = ThreatPosition::new(pos.clone()).tactics();
+                let choice = match (tactics.wins, tactics.candidates()) {
+                    (0, 0) => tactics.open,
+                    (0, candidates) => candidates,
+                    (wins, _) => wins,
+                };
+                let options: Vec<usize> = (0..cols).filter(|&c| choice & 1 << c != 0).collect();
+                options[them.random_range(0..options.len())]
+            };
+            h.add(col as u64);
+            let row = pos.landing_row(col);
+            let won = pos.play(col);
+            last_move = Some((row, col));
+            if won || pos.empty_cells() == 0 {
+                h.add(u64::from(won));
+                return;
+            }
+            our_turn = !our_turn;
+        }
+    }
+
+    /// The fold of every game of `search`: each board, us first and second.
+    pub fn checksum(search: SearchConfig) -> u64 {
+        let settings = Settings {
+            iterations: Some(ITERATIONS),
+            seed: Some(7),
+            log: std::env::var_os("GRAVITY4_LOG").is_some(),
+            search,
+            ..Settings::default()
+        };
+        let mut h = Fnv::default();
+        session::reset();
+        for (i, &board) in BOARDS.iter().enumerate() {
+            for we_start in [true, false] {
+                game(&settings, board, we_start, 100 + i as u64, &mut h);
+            }
+        }
+        h.0
+    }
+
+    /// Every profile the library and the ladder play.
+    pub fn checksums() -> Vec<(String, u64)> {
+        [
+            ("default", SearchConfig::strong()),
+            ("ladder", ladder_search()),
+            ("classic", SearchConfig::classic()),
+        ]
+        .into_iter()
+        .map(|(name, search)| (format!("games {name}"), checksum(search)))
+        .collect()
+    }
+}
+
+/// Recorded from the library before issue 36 pruned the experiments (the commit that added
+/// these rows; the default is d93e283's).
+const RECORDED_GAMES: &[(&str, u64)] = &[
+    ("games default", 0xe25e395a144bd365),
+    ("games ladder", 0x179b83bda586126e),
+    ("games classic", 0xc87e934c79f06248),
+];
+
+#[test]
+fn whole_games_through_the_session_match_the_recorded_moves() {
+    let got = games::checksums();
+    if std::env::var_os("GRAVITY4_RECORD").is_some() {
+        for (label, sum) in &got {
+            println!("    (\"{label}\", {sum:#018x}),");
+        }
+        return;
+    }
+    let recorded: Vec<(String, u64)> = RECORDED_GAMES.iter().map(|&(l, s)| (l.into(), s)).collect();
+    assert_eq!(got, recorded);
+}
