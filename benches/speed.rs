@@ -14,7 +14,8 @@
 //! `cargo bench --bench speed -- --fixed` does a fixed amount of work instead (20 000
 //! playouts and 20 000 UCT iterations per position and profile) and prints plies, for
 //! instruction counts under `valgrind --tool=callgrind`, which are stable on a shared
-//! machine; its searches are classic and strong, or those `--profiles` names.
+//! machine; its searches are classic and strong, or those `--profiles` names, on every
+//! position or on the `--position` one.
 //!
 //! Every search and tactical playout goes through `speed/api.rs`, so `scripts/speed-vs.sh`
 //! can build this same file against an older library (with `speed/api_before_18.rs` for
@@ -117,7 +118,8 @@ fn main() {
         let searches: Vec<&str> = searches
             .as_deref()
             .map_or(vec!["classic", "strong"], |list| list.split(',').collect());
-        return fixed_work(&searches);
+        let only = option(&args, "--position").map(|n| n.parse().expect("--position N"));
+        return fixed_work(&searches, only);
     }
     let values: Vec<Option<String>> = ["--profiles", "--position"]
         .iter()
@@ -252,10 +254,13 @@ fn measure(
 /// Runs a fixed number of playouts and iterations per position and profile, printing the
 /// plies played, so `callgrind` totals can be divided into instructions per ply. The
 /// searches are those of `profiles` (`--profiles`; classic and strong by default).
-fn fixed_work(profiles: &[&str]) {
+fn fixed_work(profiles: &[&str], only: Option<usize>) {
     let mut tree = api::Arena::default();
     let mut rng = SmallRng::seed_from_u64(2026);
-    for (name, pos) in positions() {
+    for (index, (name, pos)) in positions().into_iter().enumerate() {
+        if only.is_some_and(|n| n != index) {
+            continue;
+        }
         let threat_root = ThreatPosition::new(pos.clone());
         let (mut classic_plies, mut strong_plies) = (0, 0);
         for _ in 0..FIXED_WORK {
