@@ -284,4 +284,7 @@ pub struct HostArgs {
     /// The parent's pid.
     #[arg(long)]
     pub parent_pid: u32,
+    /// A descriptor for the library's stdout (default: stdout joins stderr).
+    #[arg(long)]
+    pub stdout_fd: Option<i32>,
 }

@@ -29,6 +29,7 @@ fn run(cli: cli::Cli) -> Result<()> {
             scratch: &args.scratch,
             memory_limit_mb: args.memory_limit_mb,
             parent_pid: args.parent_pid,
+            stdout_fd: args.stdout_fd,
         }),
         cli::Command::Match(args) => {
             let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
