@@ -270,7 +270,7 @@ pub fn loading(f: &Facts) -> Item {
         LOADING,
         Verdict::Pass,
         format!(
-            "{built} shared object exporting getPoint and clearPoint with C linkage; loaded with dlopen(RTLD_NOW | RTLD_LOCAL) after libstdc++ and libm, as the course's runner does; no file left in its working directory after {} calls and {games} games",
+            "{built} shared object; getPoint and clearPoint exported with C linkage; loads as the course's runner loads it (libstdc++ and libm first, then dlopen RTLD_NOW | RTLD_LOCAL); no file left in its working directory ({} calls, {games} games)",
             f.calls.iter().filter(|c| c.wall_ms.is_some()).count()
         ),
     )
@@ -373,7 +373,7 @@ pub fn contract(f: &Facts) -> Item {
         TITLE,
         Verdict::Pass,
         format!(
-            "all {legal} answers legal as the course judges them: the first move on all 16 board sizes, the blocked cell on the bottom and top rows and under a nearly full column, tops that skip it, one legal column left, a win and a loss one move away, full columns; one call each in a fresh process"
+            "all {legal} answers legal as the course judges them, one call each in a fresh process: the first move on every board size, the blocked cell on the bottom and top rows, under a nearly full column and under stones, tops that skip it, one legal column left, a win and a loss one move away, full columns"
         ),
     )
 }
@@ -520,11 +520,7 @@ pub fn one_process(f: &Facts) -> Item {
             crate::games::Side::First => "moving first",
             crate::games::Side::Second => "moving second",
         };
-        let opponent = if r.first == s.name {
-            &r.second
-        } else {
-            &r.first
-        };
+        let opponent = s.opponent_label(r);
         let what = format!(
             "{}{}",
             r.termination.name(),
@@ -581,20 +577,7 @@ pub fn one_process(f: &Facts) -> Item {
             Some(side) if side == s.side(r) => (w, d, l + 1),
             Some(_) => (w + 1, d, l),
         });
-    let mut opponents: Vec<&str> = s
-        .records
-        .iter()
-        .map(|r| {
-            if r.first == s.name {
-                r.second.as_str()
-            } else {
-                r.first.as_str()
-            }
-        })
-        .collect();
-    opponents.dedup();
-    opponents.sort_unstable();
-    opponents.dedup();
+    let opponents = s.opponent_labels();
     let mut sizes: Vec<(i32, i32)> = s.records.iter().map(|r| (r.board.m, r.board.n)).collect();
     sizes.sort_unstable();
     sizes.dedup();
@@ -751,12 +734,8 @@ pub fn strength(f: &Facts) -> Item {
     let mut lost = Vec::new();
     let mut points = 0;
     for r in &s.records {
-        let opponent = if r.first == s.name {
-            &r.second
-        } else {
-            &r.first
-        };
-        let k = match by_opponent.iter().position(|(o, _)| o == opponent) {
+        let opponent = s.opponent_label(r);
+        let k = match by_opponent.iter().position(|(o, _)| *o == opponent) {
             Some(k) => k,
             None => {
                 by_opponent.push((opponent.clone(), [0; 3]));
@@ -785,7 +764,7 @@ pub fn strength(f: &Facts) -> Item {
     }
     let table: Vec<String> = by_opponent
         .iter()
-        .map(|(o, [w, d, l])| format!("vs {o} {w}-{d}-{l}"))
+        .map(|(o, [w, d, l])| format!("{o} {w}-{d}-{l}"))
         .collect();
     let evidence = format!(
         "{points} of {most} points ({:.0}%; win 2, tie 1, loss 0, each opponent once first and once second) at the library's own budget: {} (won-drawn-lost)",
@@ -1191,7 +1170,7 @@ mod tests {
             "{}",
             item.evidence
         );
-        assert!(item.evidence.contains("vs opp 2-1-1"), "{}", item.evidence);
+        assert!(item.evidence.contains("opp 2-1-1"), "{}", item.evidence);
         assert_eq!(item.reproduce, ["judge replay runs/c/series --game 1-0-0"]);
         let losing = series(vec![game("0-0-0", true, Some("lib"), Termination::Four, 1)]);
         f.strength = Ok(&losing);

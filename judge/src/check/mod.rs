@@ -250,7 +250,7 @@ pub fn run(opts: &CheckOptions) -> Result<i32> {
                 .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
             games: s.records.len(),
             planned: s.planned,
-            opponents: s.opponents(),
+            opponents: s.opponent_labels(),
         })
     };
     let summary = report::CheckJson {
@@ -299,19 +299,29 @@ pub fn run_position(library: &Path, text: &str, memory_limit_mb: u64) -> Result<
         "{}x{}, blocked cell ({},{}), last move ({},{}); the board as the library sees it (0 empty, 1 the opponent, 2 its own; row 0 on top), top under it:",
         args.m, args.n, args.no_x, args.no_y, args.last_x, args.last_y
     );
+    // Columns as wide as the widest `top`, so that each `top` stands under its column.
+    let w = args
+        .top
+        .iter()
+        .map(|t| t.to_string().len())
+        .max()
+        .unwrap_or(1);
     for (x, row) in args.board.chunks(args.n as usize).enumerate() {
         let cells: Vec<String> = row
             .iter()
             .enumerate()
-            .map(|(y, v)| match (x as i32, y as i32) {
-                p if p == (args.no_x, args.no_y) => "#".to_string(),
-                _ if *v == 0 => ".".to_string(),
-                _ => v.to_string(),
+            .map(|(y, v)| {
+                let cell = match (x as i32, y as i32) {
+                    p if p == (args.no_x, args.no_y) => "#".to_string(),
+                    _ if *v == 0 => ".".to_string(),
+                    _ => v.to_string(),
+                };
+                format!("{cell:>w$}")
             })
             .collect();
         println!("  {:>2} | {}", x, cells.join(" "));
     }
-    let tops: Vec<String> = args.top.iter().map(|t| format!("{t:>1}")).collect();
+    let tops: Vec<String> = args.top.iter().map(|t| format!("{t:>w$}")).collect();
     println!("  top  {}", tops.join(" "));
     let time = call
         .wall_ms

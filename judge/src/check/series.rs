@@ -90,20 +90,31 @@ impl Series {
             .collect()
     }
 
-    /// The opponents met, in the order first met.
-    pub fn opponents(&self) -> Vec<String> {
-        let mut names: Vec<String> = Vec::new();
+    /// The opponent in `record` for people: its file name (`1.so`), or the built-in
+    /// mover's description.
+    pub fn opponent_label(&self, record: &GameRecord<Connect4>) -> String {
+        let (name, path) = if record.first == self.name {
+            (&record.second, &record.second_path)
+        } else {
+            (&record.first, &record.first_path)
+        };
+        if path == Path::new(BUILTIN) {
+            return "the judge's random mover".into();
+        }
+        path.file_name()
+            .map_or_else(|| name.clone(), |f| f.to_string_lossy().into_owned())
+    }
+
+    /// The opponents' labels ([`Series::opponent_label`]), each once, in the order met.
+    pub fn opponent_labels(&self) -> Vec<String> {
+        let mut labels: Vec<String> = Vec::new();
         for r in &self.records {
-            let other = if r.first == self.name {
-                &r.second
-            } else {
-                &r.first
-            };
-            if !names.contains(other) {
-                names.push(other.clone());
+            let label = self.opponent_label(r);
+            if !labels.contains(&label) {
+                labels.push(label);
             }
         }
-        names
+        labels
     }
 
     /// Whether the library lost `record` by a verdict rather than on the board.
