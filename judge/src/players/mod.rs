@@ -6,9 +6,11 @@
 //! comes back as a [`Fault`], which the referee turns into a verdict. For Connect-4: a
 //! course-ABI library hosted in its own child process ([`course_abi`]) and a program
 //! speaking the Saiblo platform's protocol ([`saiblo`]); for Reversi: an engine speaking
-//! GTP ([`gtp`]) and a bot speaking Botzone's JSON protocol ([`botzone`]). The process
-//! layer underneath (`process`: pipes, signals, rlimits, scratch directories) is private
-//! to this module, so nothing in the tournament sees into it.
+//! GTP ([`gtp`]) and a bot speaking Botzone's JSON protocol ([`botzone`]). `judge check`
+//! also calls a library position by position, outside any game ([`probe`]), and an
+//! [`Audit`] collects what its hosts wrote to stdout and left in their working
+//! directories. The process layer underneath (`process`: pipes, signals, rlimits, scratch
+//! directories) is private to this module, so nothing in the tournament sees into it.
 //!
 //! Other kinds plug in as new [`PlayerSpec`] variants and new `Player` implementations;
 //! the referee and the tournament do not change.
@@ -16,6 +18,7 @@
 pub mod botzone;
 pub mod course_abi;
 pub mod gtp;
+pub mod probe;
 mod process;
 pub mod saiblo;
 
@@ -32,7 +35,7 @@ pub use saiblo::Form;
 
 pub use process::child::{HostSettings, run as run_host};
 use process::pipes::Failure;
-pub use process::{LogSink, ProcessSettings};
+pub use process::{Audit, LogSink, ProcessSettings, Seen};
 pub use process::{die_on_closed_stdout, sweep_stale_scratch};
 
 /// Something that plays games of `G`: a library, a program, a person.
