@@ -45,18 +45,22 @@ static EXPAND: [Window; 128] = {
     table
 };
 
+/// Entries of the tables indexed by a row: 16, so that a row below 16 (as
+/// [`Position::play_packed`] gives it) needs no bounds check.
+const ROW_ENTRIES: usize = 16;
+
 /// Row bits of the diagonal through row `row` of the window's middle column (lane 3):
 /// lane `i` has the bit of row `row + i - 3`, 0 where that row is not in `0..16`.
-static DIAG_WINDOW: [Window; MAX_SIZE] = window_patterns(1);
+static DIAG_WINDOW: [Window; ROW_ENTRIES] = window_patterns(1);
 
 /// The same for the anti-diagonal: lane `i` has the bit of row `row + 3 - i`.
-static ANTI_WINDOW: [Window; MAX_SIZE] = window_patterns(-1);
+static ANTI_WINDOW: [Window; ROW_ENTRIES] = window_patterns(-1);
 
 /// Lane `i` of entry `row`: the bit of row `row + slope * (i - 3)`, or 0 outside `0..16`.
-const fn window_patterns(slope: i32) -> [Window; MAX_SIZE] {
-    let mut table = [0; MAX_SIZE];
+const fn window_patterns(slope: i32) -> [Window; ROW_ENTRIES] {
+    let mut table = [0; ROW_ENTRIES];
     let mut row = 0;
-    while row < MAX_SIZE {
+    while row < ROW_ENTRIES {
         let mut i = 0;
         while i < 8 {
             let r = row as i32 + slope * (i - 3);
@@ -107,10 +111,10 @@ impl Lanes {
 }
 
 /// `1 << row` in every lane, per row.
-static ROW_WINDOW: [Window; MAX_SIZE] = {
-    let mut table = [0; MAX_SIZE];
+static ROW_WINDOW: [Window; ROW_ENTRIES] = {
+    let mut table = [0; ROW_ENTRIES];
     let mut row = 0;
-    while row < MAX_SIZE {
+    while row < ROW_ENTRIES {
         table[row] = splat(1 << row);
         row += 1;
     }

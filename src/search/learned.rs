@@ -233,32 +233,49 @@ impl Learned {
         ((1u32 << reply) >> 1) as u16
     }
 
-    /// The column a playout with a free choice among `candidates` (a non-empty column
-    /// mask) should play for `side` in `pos`, which is recorded next: the good reply to the
-    /// last move if it is a candidate, else (with policy adaptation) a draw by the adapted
-    /// policy; `None` leaves the choice to chance. With policy adaptation the choice is
-    /// noted whoever makes it, for [`Self::learn`].
+    /// The column a playout plays for `side` at a free choice among `candidates` (a
+    /// non-empty column mask) in `pos`, recorded: the good reply to the last move if it is
+    /// a candidate, else (with policy adaptation) a draw by the adapted policy, else
+    /// `chance(rng)`. With policy adaptation the choice is noted whoever makes it, for
+    /// [`Self::learn`].
     #[inline(always)]
-    pub fn pick<R: RngCore>(
+    pub fn choose<R: RngCore>(
         &mut self,
         side: Side,
         candidates: u16,
         pos: &Position,
         rng: &mut R,
-    ) -> Option<usize> {
-        let reply = self.reply_mask(side) & candidates;
+        chance: impl FnOnce(&mut R) -> usize,
+    ) -> usize {
+        let mut col = self.decide(side, candidates, pos, rng);
+        if col >= MAX_SIZE {
+            col = chance(rng);
+        }
+        self.record_move(pos, col);
+        col
+    }
+
+    /// [`Self::choose`]'s column before chance, `MAX_SIZE` or more when it leaves the
+    /// choice to chance. Notes the choice.
+    #[inline(always)]
+    fn decide<R: RngCore>(
+        &mut self,
+        side: Side,
+        candidates: u16,
+        pos: &Position,
+        rng: &mut R,
+    ) -> usize {
         let (at, prev) = (self.len, self.last());
+        // 15 (no column) when there is no reply among the candidates.
+        let reply = (self.reply_mask(side) & candidates | 1 << 15).trailing_zeros() as usize;
+        let Some(adaptation) = self.adaptation.as_deref_mut() else {
+            return reply;
+        };
         let mover = mover_at(at, self.first_mover);
-        let adaptation = self.adaptation.as_deref_mut();
-        let noted = adaptation.is_some_and(|a| a.note(at, mover, candidates, pos));
-        if reply != 0 {
-            return Some(reply.trailing_zeros() as usize);
+        if !adaptation.note(at, mover, candidates, pos) || reply < MAX_SIZE {
+            return reply;
         }
-        if !noted {
-            return None;
-        }
-        let adaptation = self.adaptation.as_deref()?;
-        Some(adaptation.draw(&pos.tops(), candidates, side, prev, rng))
+        adaptation.draw(&pos.tops(), candidates, side, prev, rng)
     }
 
     /// Learns from the iteration just finished: the winner's replies are stored and the
@@ -485,6 +502,21 @@ mod tests {
     use super::super::config::ADAPTATION_RATE;
     use super::*;
     use rand::SeedableRng;
+
+    impl Learned {
+        /// [`Learned::choose`]'s column without chance (`None` for it) and unrecorded, so
+        /// that a test records what it likes.
+        fn pick<R: RngCore>(
+            &mut self,
+            side: Side,
+            candidates: u16,
+            pos: &Position,
+            rng: &mut R,
+        ) -> Option<usize> {
+            let col = self.decide(side, candidates, pos, rng);
+            (col < MAX_SIZE).then_some(col)
+        }
+    }
 
     /// Only the techniques `enable` names (not the default's learned policies as well).
     fn switches(enable: &str) -> Techniques {
