@@ -365,7 +365,16 @@ impl ThreatPosition {
     /// [`Self::add_threats_around`] given the lines through the stone, packed.
     #[inline(always)]
     fn add_threats(&mut self, side: Side, (row, col): (usize, usize), lines: u64) {
-        let add = self.threats_window((row, col), packed_line_threats(lines));
+        let threats = packed_line_threats(lines);
+        if threats == 0 {
+            // No three of four on any line through the stone: no threat to add. A quarter
+            // to a half of a playout's moves; skipping them saves a third of a tactical
+            // ply's instructions for a branch the predictor misses now and then (issue 39:
+            // a second skip, when the threats are known already, saved 3 % more
+            // instructions and missed half as often again).
+            return;
+        }
+        let add = self.threats_window((row, col), threats);
         let side = side as usize;
         let cells = self.cells[side].window(col) | add;
         self.cells[side].set_window(col, cells);
