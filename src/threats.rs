@@ -319,8 +319,8 @@ impl ThreatPosition {
         won
     }
 
-    /// [`Self::play`] without updating [`Self::key`], for playouts: the key is stale
-    /// afterwards.
+    /// [`Self::play`] without updating [`Self::key`], for playouts and look-aheads on a
+    /// copy: the key is stale afterwards.
     #[inline(always)]
     pub(crate) fn play_without_key(&mut self, col: usize) -> bool {
         let side = self.pos.to_move();
@@ -462,28 +462,34 @@ impl ThreatPosition {
     /// the move: a new threat can only lie on those four lines, and it forces only if it is
     /// some column's next landing cell (or the cell that the move itself uncovers).
     pub fn forcing_moves(&self, moves: u16) -> u16 {
-        let side = self.pos.to_move();
-        let mine = &self.cells[side as usize];
-        let mut forcing = 0u16;
-        let mut rest = moves;
+        let uncovering = self.tactics().spoils_own_threat & moves;
+        let mut forcing = uncovering;
+        let mut rest = moves & !uncovering;
         while rest != 0 {
             let col = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            // An old threat right above the stone becomes playable.
-            let uncovers = mine.get(col) & self.above.get(col) != 0;
-            let row = self.pos.landing_row(col);
-            let threats = packed_line_threats(self.pos.packed_lines_with_stone(side, row, col));
-            // Most moves make no threat at all: no window to build.
-            let threatens = threats != 0 && {
-                // Each column's next landing cell; in the move's own column (lane 3) the
-                // one above it.
-                let targets = self.landing.window(col) & !(0xFFFF << 48)
-                    | Window::from(self.above.get(col)) << 48;
-                self.threats_window((row, col), threats) & targets != 0
-            };
-            forcing |= u16::from(uncovers | threatens) << col;
+            forcing |= u16::from(self.threatens(col)) << col;
         }
         forcing
+    }
+
+    /// Whether a stone of the side to move in the open column `col` makes a threat on
+    /// some column's next landing cell (in `col`, the cell above it): [`Self::forcing_moves`]
+    /// for one column, bar the moves that uncover an old threat (those the side to move's
+    /// [`Tactics::spoils_own_threat`]).
+    #[inline]
+    pub(crate) fn threatens(&self, col: usize) -> bool {
+        let side = self.pos.to_move();
+        let row = self.pos.landing_row(col);
+        let threats = packed_line_threats(self.pos.packed_lines_with_stone(side, row, col));
+        // Most moves make no threat at all: no window to build.
+        threats != 0 && {
+            // Each column's next landing cell; in the move's own column (lane 3) the
+            // one above it.
+            let targets = self.landing.window(col) & !(0xFFFF << 48)
+                | Window::from(self.above.get(col)) << 48;
+            self.threats_window((row, col), threats) & targets != 0
+        }
     }
 
     /// True iff `(row, col)` is a recorded threat of `side` (empty or not).
