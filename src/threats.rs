@@ -128,10 +128,48 @@ const ROWS_CARRY: u64 = 0x0FFF_0FFF_0FFF_0FFF;
 /// Bit 12 of each 16-bit lane.
 const LANE_BIT_12: u64 = 0x1000_1000_1000_1000;
 
-/// For `a` and `b`, windows whose lanes hold only row bits (0..12): bit `i` of the first
-/// byte set iff lane `i` of `a` is not zero, the same for `b` in the second byte.
+/// For `a` and `b`, windows whose lanes hold only row bits (0..12): bit `i` set iff lane
+/// `i` of `a` is not zero, bit `8 + i` the same for `b`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn nonzero_lanes(a: Window, b: Window) -> (u32, u32) {
+fn nonzero_lanes(a: Window, b: Window) -> u32 {
+    // SAFETY: `nonzero_lanes_sse2` only needs SSE2, part of the x86-64 baseline that every
+    // x86_64 target enables: any CPU that runs this code has it.
+    unsafe { nonzero_lanes_sse2(a, b) }
+}
+
+/// For `a` and `b`, windows whose lanes hold only row bits (0..12): bit `i` set iff lane
+/// `i` of `a` is not zero, bit `8 + i` the same for `b`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn nonzero_lanes(a: Window, b: Window) -> u32 {
+    nonzero_lanes_swar(a, b)
+}
+
+/// [`nonzero_lanes`] in SSE2: a compare with zero per lane and one move of the lanes' sign
+/// bytes, where the portable form takes about 30 instructions (issue 39: this is on every
+/// tactical ply that makes a threat).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn nonzero_lanes_sse2(a: Window, b: Window) -> u32 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi16, _mm_movemask_epi8, _mm_packs_epi16, _mm_set_epi64x, _mm_setzero_si128,
+    };
+    let vector = |w: Window| _mm_set_epi64x((w >> 64) as i64, w as i64);
+    let zero = _mm_setzero_si128();
+    // Lanes equal to zero become 0xFFFF, packed to one byte each: a's 8, then b's.
+    let zeros = _mm_packs_epi16(
+        _mm_cmpeq_epi16(vector(a), zero),
+        _mm_cmpeq_epi16(vector(b), zero),
+    );
+    !(_mm_movemask_epi8(zeros) as u32) & 0xFFFF
+}
+
+/// [`nonzero_lanes`] on 64-bit words, for any target.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn nonzero_lanes_swar(a: Window, b: Window) -> u32 {
     // One half (4 lanes) of each at a time: a's flags at bits 12 + 16 j, b's at 16 + 16 j.
     let flags = |a: u64, b: u64| {
         let both = ((a + ROWS_CARRY) & LANE_BIT_12) >> 12 | ((b + ROWS_CARRY) & LANE_BIT_12) >> 8;
@@ -141,7 +179,7 @@ fn nonzero_lanes(a: Window, b: Window) -> (u32, u32) {
     };
     let low = flags(a as u64, b as u64);
     let high = flags((a >> 64) as u64, (b >> 64) as u64);
-    ((low & 0xF) | (high & 0xF) << 4, low >> 4 | (high & 0xF0))
+    (low & 0xF) | (high & 0xF) << 4 | (low & 0xF0) << 4 | (high & 0xF0) << 8
 }
 
 /// A [`Position`] plus both sides' threat cells and each column's next two landing cells.
@@ -380,10 +418,13 @@ impl ThreatPosition {
         self.cells[side].set_window(col, cells);
         // Threats only appear, so the bits only gain; the move's own column is redone by
         // `update_landing`, whose cells change with the move.
-        let (on_landing, on_above) =
-            nonzero_lanes(add & self.landing.window(col), add & self.above.window(col));
-        let columns = |window_bits: u32| u64::from(((window_bits << col) >> 3) as u16);
-        self.on_cells |= columns(on_landing) << (16 * side) | columns(on_above) << (32 + 16 * side);
+        let hits = nonzero_lanes(add & self.landing.window(col), add & self.above.window(col));
+        // Window lane i is column col + i - 3: the landing flags to bits 0..16, the above
+        // ones to 32..48, both moved to their columns at once (lanes left of column 0 fall
+        // off the low end or, for the above flags, into bits the mask clears).
+        let both = u64::from(hits & 0xFF) | u64::from(hits >> 8) << 32;
+        let columns = (both << col) >> 3 & 0x0000_FFFF_0000_FFFF;
+        self.on_cells |= columns << (16 * side);
     }
 
     /// The threat cells within three columns of `(row, col)` as a [`Window`] around `col`,
@@ -526,6 +567,26 @@ mod tests {
                 got[col + i] = (window >> (16 * i)) as u16;
             }
             assert_eq!(got, expected, "{rows}x{cols} ({row}, {col}) {lines:#x}");
+        }
+    }
+
+    /// The two forms of `nonzero_lanes` agree with a lane-by-lane test.
+    #[test]
+    fn nonzero_lanes_finds_the_nonzero_lanes() {
+        let mut rng = SmallRng::seed_from_u64(3);
+        for _ in 0..100_000 {
+            // Sparse windows, so that zero lanes are common; rows 0..12 only.
+            let window = |rng: &mut SmallRng| {
+                let lanes = rng.random::<u128>() & rng.random::<u128>() & rng.random::<u128>();
+                lanes & splat(0x0FFF)
+            };
+            let (a, b) = (window(&mut rng), window(&mut rng));
+            let expected = (0..8).fold(0, |bits, i| {
+                let lane = |w: Window| (w >> (16 * i)) as u16 != 0;
+                bits | u32::from(lane(a)) << i | u32::from(lane(b)) << (8 + i)
+            });
+            assert_eq!(nonzero_lanes(a, b), expected, "{a:#x} {b:#x}");
+            assert_eq!(nonzero_lanes_swar(a, b), expected, "{a:#x} {b:#x}");
         }
     }
 
