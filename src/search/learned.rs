@@ -307,12 +307,15 @@ impl Learned {
                 Side::Them => [them, us],
             }
         };
-        for i in (first..moves.len()).step_by(2) {
-            won[usize::from(moves[i - 1])] = COLUMN[usize::from(moves[i])] + 1;
+        // Each side's (move, reply) pairs: moves i - 1 and i for its i (none when fewer
+        // moves were recorded).
+        let pairs = |from: usize| moves.get(from..).unwrap_or_default().chunks_exact(2);
+        for pair in pairs(first - 1) {
+            won[usize::from(pair[0])] = COLUMN[usize::from(pair[1])] + 1;
         }
-        for i in (7 - first..moves.len()).step_by(2) {
-            let slot = &mut lost[usize::from(moves[i - 1])];
-            if *slot == COLUMN[usize::from(moves[i])] + 1 {
+        for pair in pairs(6 - first) {
+            let slot = &mut lost[usize::from(pair[0])];
+            if *slot == COLUMN[usize::from(pair[1])] + 1 {
                 *slot = 0;
             }
         }
@@ -692,6 +695,21 @@ mod tests {
         }
         r.learn(Outcome::Tie);
         assert_eq!(answer(&mut r, Side::Them, &[a]), 1 << 6);
+    }
+
+    /// An iteration that ends before a move (a proven root) or after one has no reply to
+    /// learn: the tables stay as they were.
+    #[test]
+    fn an_iteration_of_one_move_or_none_learns_no_reply() {
+        let mut r = learned("last-good-reply,policy-adaptation");
+        for moves in [&[][..], &[Learned::cell(11, 5)]] {
+            for winner in [Side::Us, Side::Them] {
+                r.begin(Side::Us);
+                moves.iter().for_each(|&m| r.record(m));
+                r.learn(Outcome::Win(winner));
+                assert!(r.table.iter().flatten().all(|&reply| reply == 0));
+            }
+        }
     }
 
     #[test]
