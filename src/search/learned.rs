@@ -271,8 +271,9 @@ impl Learned {
         let Some(adaptation) = self.adaptation.as_deref_mut() else {
             return reply;
         };
-        let mover = mover_at(at, self.first_mover);
-        if !adaptation.note(at, mover, candidates, pos) || reply < MAX_SIZE {
+        // The side to move makes the move recorded at `at`: the choice is filed as its.
+        debug_assert_eq!(side, mover_at(at, self.first_mover));
+        if !adaptation.note(at, side, candidates, pos) || reply < MAX_SIZE {
             return reply;
         }
         adaptation.draw(&pos.tops(), candidates, side, prev, rng)
