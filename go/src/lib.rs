@@ -2,3 +2,4 @@
 //! and SGF protocols, for the `go-engine` program and the judge.
 
 pub mod point;
+pub mod sgf;
