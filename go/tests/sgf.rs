@@ -1,7 +1,7 @@
 //! The SGF reader and writer on a corpus: hand-written files covering setup stones, handicap,
 //! passes, variations, escaped text, a collection and FF[3]-style identifiers, and GNU Go
-//! 3.8's own output (`gnugo --benchmark 20 --boardsize 9 --level 1 -o FILE`, and GTP
-//! `fixed_handicap 2` ... `printsgf FILE`). Every file reads, writes and reads back to the
+//! 3.8's own output (`gnugo --benchmark 20 --boardsize 9 --level 1 -o FILE`; GTP
+//! `fixed_handicap 2` ... `printsgf FILE`; a GMP game's `-o FILE`). Every file reads, writes and reads back to the
 //! same tree; each one's Go content is checked; broken and random input gives errors, never
 //! a panic.
 
@@ -52,7 +52,7 @@ use Color::{Black as B, White as W};
 #[test]
 fn every_corpus_file_round_trips_read_write_read() {
     let files = corpus();
-    assert!(files.len() >= 9, "the corpus is missing files: {files:?}");
+    assert!(files.len() >= 10, "the corpus is missing files: {files:?}");
     for (name, bytes) in files {
         let trees = sgf::parse(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         let written = sgf::write_collection(&trees);
@@ -241,6 +241,21 @@ fn gnu_go_output_loads() {
     );
     assert_eq!(g.moves[0].comment.as_deref(), Some("random move"));
     assert_eq!(g.move_list()[0], play(B, "fc"));
+
+    // From two GNU Gos playing each other over GMP (the --mode gmp side's file):
+    // gnugo --mode gmp --color black --chinese-rules --level 1 -o FILE, its stdin and stdout
+    // piped to gnugo --mode sgmp --color white --boardsize 9 --komi 7 --chinese-rules ...
+    let g = game("gnugo-gmp-9x9.sgf");
+    assert_eq!(
+        (g.size, g.komi, g.rules.as_deref()),
+        (9, Some(5.5), Some("Chinese"))
+    );
+    assert_eq!(g.moves.len(), 37);
+    assert_eq!(
+        g.moves[35..].iter().map(|m| m.mv).collect::<Vec<_>>(),
+        [Move::Pass; 2]
+    );
+    assert_eq!(g.result.as_deref(), Some("B+15.5"));
 
     let g = game("gnugo-printsgf-handicap.sgf");
     assert_eq!((g.size, g.komi, g.handicap), (9, Some(7.0), 2));
