@@ -2,5 +2,6 @@
 //! and SGF protocols, for the `go-engine` program and the judge.
 
 pub mod gmp;
+pub mod gtp;
 pub mod point;
 pub mod sgf;
