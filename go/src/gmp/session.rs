@@ -504,6 +504,19 @@ impl<W: Write> Link<W> {
                     return Ok(Some(event));
                 }
             }
+            // Checked on every pass, so a stream of bytes that are no packets for us cannot
+            // hold off a retry or the deadline.
+            let now = Instant::now();
+            if self
+                .unacked
+                .as_ref()
+                .is_some_and(|u| u.sent + self.retry <= now)
+            {
+                self.resend()?;
+            }
+            if deadline.is_some_and(|at| at <= now) {
+                return Ok(None);
+            }
             let resend_at = self.unacked.as_ref().map(|u| u.sent + self.retry);
             let wake = match (deadline, resend_at) {
                 (Some(a), Some(b)) => Some(a.min(b)),
@@ -532,15 +545,8 @@ impl<W: Write> Link<W> {
                     return Err(GmpError::Closed);
                 }
                 Ok(Input::End(Some(e))) => return Err(GmpError::Io(e)),
-                Err(RecvTimeoutError::Timeout) => {
-                    let now = Instant::now();
-                    if resend_at.is_some_and(|at| at <= now) {
-                        self.resend()?;
-                    }
-                    if deadline.is_some_and(|at| at <= now) {
-                        return Ok(None);
-                    }
-                }
+                // The top of the loop resends or returns.
+                Err(RecvTimeoutError::Timeout) => {}
             }
         }
     }
@@ -836,10 +842,23 @@ mod tests {
     }
 
     #[test]
-    fn a_silent_side_is_a_timeout_and_a_closed_one_an_error() {
+    fn a_silent_or_chatty_side_is_a_timeout_and_a_closed_one_an_error() {
         // Black sends NEWGAME to a side that reads nothing and answers nothing.
         let (our_reads, _peer_writes) = io::pipe().unwrap();
         let (_peer_reads, our_writes) = io::pipe().unwrap();
+        let config = GmpConfig {
+            retry: Duration::from_millis(20),
+            max_retries: 3,
+            ..quick(9, Color::Black)
+        };
+        let err = within(move || {
+            play_game(our_reads, our_writes, &config, &mut ListPlayer::default()).unwrap_err()
+        });
+        assert!(matches!(err, GmpError::Timeout(_)), "{err}");
+        // A side that only talks (bytes that are no packets) times out just the same.
+        let (our_reads, mut peer_writes) = io::pipe().unwrap();
+        let (_peer_reads, our_writes) = io::pipe().unwrap();
+        thread::spawn(move || while peer_writes.write_all(b"talk talk ").is_ok() {});
         let config = GmpConfig {
             retry: Duration::from_millis(20),
             max_retries: 3,
