@@ -4,3 +4,4 @@
 pub mod board;
 pub mod game;
 pub mod point;
+pub mod reference;
