@@ -646,11 +646,24 @@ impl Board {
     /// Black's and White's area: stones plus the empty points whose region reaches only that
     /// colour (Tromp-Taylor), by a flood fill over the empty regions.
     pub fn area(&self) -> [usize; 2] {
+        self.area_without(&[])
+    }
+
+    /// [`Board::area`] with the stones on the indices where `dead` is true taken off first (an
+    /// empty slice: none), for scoring after the dead stones are agreed.
+    pub fn area_without(&self, dead: &[bool]) -> [usize; 2] {
+        let content = |i: usize| {
+            if dead.get(i).copied().unwrap_or(false) {
+                EMPTY
+            } else {
+                self.color[i]
+            }
+        };
         let mut area = [0usize; 2];
         let mut seen = vec![false; self.len()];
         let mut stack = Vec::new();
         for i in self.points() {
-            match self.color[i] {
+            match content(i) {
                 BLACK => area[0] += 1,
                 WHITE => area[1] += 1,
                 _ if !seen[i] => {
@@ -660,7 +673,7 @@ impl Board {
                     while let Some(p) = stack.pop() {
                         size += 1;
                         for n in self.neighbors(p) {
-                            match self.color[n] {
+                            match content(n) {
                                 EMPTY if !seen[n] => {
                                     seen[n] = true;
                                     stack.push(n);

@@ -5,3 +5,4 @@ pub mod board;
 pub mod game;
 pub mod point;
 pub mod reference;
+pub mod search;
