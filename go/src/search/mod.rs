@@ -74,6 +74,8 @@ pub struct Config {
     pub reuse: bool,
     /// The node cap.
     pub max_nodes: usize,
+    /// A leaf is expanded when an iteration reaches it with this many visits behind it.
+    pub expand_visits: u32,
     /// A seed for reproducible searches (`None`: from the OS).
     pub seed: Option<u64>,
 }
@@ -96,6 +98,7 @@ impl Default for Config {
             resign_threshold: env("GO_RESIGN").unwrap_or(RESIGN_THRESHOLD),
             reuse: env::<u32>("GO_REUSE").is_none_or(|v| v != 0),
             max_nodes: env("GO_MAX_NODES").unwrap_or(MAX_NODES),
+            expand_visits: env("GO_EXPAND").unwrap_or(uct::EXPAND_VISITS),
             seed: None,
         }
     }
@@ -146,6 +149,8 @@ pub struct SearchStats {
     pub playouts: u64,
     /// The chosen move's win rate for the mover (0..1).
     pub win_rate: f64,
+    /// The chosen move's visits.
+    pub visits: u32,
     /// The principal variation from the root (most visited children), chosen move first.
     pub pv: Vec<Move>,
     /// Nodes in the tree at the end.
@@ -373,6 +378,7 @@ impl Engine {
             chosen,
             playouts,
             win_rate,
+            visits: node.visits,
             pv,
             nodes: self.tree.len(),
             reused_visits,
@@ -784,5 +790,40 @@ mod tests {
         let mv = e.genmove(Black, &Limits::playouts(4000));
         assert_eq!(mv, Move::Resign, "{:?}", e.last_stats());
         assert_eq!(e.game().resigned(), Some(Black));
+    }
+
+    #[test]
+    fn seki_is_alive_and_its_liberties_are_nobodys() {
+        let mut e = engine(9, 7.5, 11);
+        // Black's inner five stones and White's share the liberties (0,0) and (2,1): whoever
+        // fills one is captured. Around them, Black lives at the top right, White below.
+        setup(
+            &mut e,
+            &[
+                ".OOOX.X..", //
+                "XO.OXXXXX",
+                "XXXXOOOOO",
+                "OOOOOOOOO",
+                ".........",
+                ".........",
+                ".........",
+                ".........",
+                ".........",
+            ],
+            Black,
+        );
+        let b = e.board();
+        for (x, y) in [(1, 0), (0, 1)] {
+            assert_eq!(
+                b.libs(b.index(Point::new(x, y))),
+                2,
+                "the seki group at ({x},{y})"
+            );
+        }
+        // Black: 12 stones and 3 eye points; White: 19 stones and 45 points; (0,0) and (2,1)
+        // reach both colours.
+        assert_eq!(e.game().area(), [15, 64]);
+        assert_eq!(e.dead_stones(), Vec::<Point>::new());
+        assert_eq!(e.final_score(), 15.0 - 64.0 - 7.5);
     }
 }

@@ -96,7 +96,7 @@ impl Worker {
                     break;
                 }
                 if tree.node(id).child_count == 0 {
-                    if id != ROOT && tree.node(id).visits < EXPAND_VISITS {
+                    if id != ROOT && tree.node(id).visits < ctx.config.expand_visits {
                         break;
                     }
                     children(&self.scratch, color, passes, ctx.config, &mut self.nodes);
