@@ -312,13 +312,21 @@ impl Engine {
         self.tree.reset();
     }
 
-    /// Chooses a move for `color` within `limits` and plays it (GTP `genmove`).
+    /// Chooses a move for `color` within `limits` and plays it (GTP `genmove`). After a
+    /// resignation it answers a pass and changes nothing.
     pub fn genmove(&mut self, color: Color, limits: &Limits) -> Move {
         let mv = self.think(color, limits, false);
-        self.game
-            .play(color, mv)
-            .expect("the search plays legal moves");
+        self.commit(color, mv);
         mv
+    }
+
+    /// Plays the search's answer unless the game is already over.
+    fn commit(&mut self, color: Color, mv: Move) {
+        if self.game.resigned().is_none() {
+            self.game
+                .play(color, mv)
+                .expect("the search plays legal moves");
+        }
     }
 
     /// Chooses a move for `color` without playing it (GTP `reg_genmove`).
@@ -330,9 +338,7 @@ impl Engine {
     /// board (KGS's `kgs-genmove_cleanup`), and never resigns.
     pub fn genmove_cleanup(&mut self, color: Color, limits: &Limits) -> Move {
         let mv = self.think(color, limits, true);
-        self.game
-            .play(color, mv)
-            .expect("the search plays legal moves");
+        self.commit(color, mv);
         mv
     }
 
@@ -774,6 +780,25 @@ mod tests {
         e.play(White, Move::Pass).unwrap();
         let mv = e.genmove_cleanup(Black, &Limits::playouts(500));
         assert_ne!(mv, Move::Pass);
+    }
+
+    #[test]
+    fn a_deadline_stops_the_search() {
+        let mut e = engine(9, 7.5, 13);
+        let start = Instant::now();
+        e.reg_genmove(Black, &Limits::time(Duration::from_millis(200)));
+        // Without the deadline the search would never stop (no playout cap is set); the
+        // margin is for a loaded machine.
+        assert!(start.elapsed() < Duration::from_secs(3));
+        assert!(e.last_stats().unwrap().playouts > 0);
+    }
+
+    #[test]
+    fn genmove_after_a_resignation_changes_nothing() {
+        let mut e = engine(5, 0.5, 12);
+        e.play(Black, Move::Resign).unwrap();
+        assert_eq!(e.genmove(White, &Limits::playouts(10)), Move::Pass);
+        assert_eq!(e.moves().len(), 1);
     }
 
     #[test]

@@ -86,25 +86,30 @@ impl Worker {
         let mut passes = ctx.passes;
         let mut terminal = false;
         {
-            let mut tree = tree.lock().expect("a search thread panicked");
+            let mut guard = tree.lock().expect("a search thread panicked");
             let mut id = ROOT;
-            tree.node_mut(ROOT).visits += 1;
+            guard.node_mut(ROOT).visits += 1;
             self.path.push(ROOT);
             loop {
                 if passes >= 2 {
                     terminal = true;
                     break;
                 }
-                if tree.node(id).child_count == 0 {
-                    if id != ROOT && tree.node(id).visits < ctx.config.expand_visits {
+                if guard.node(id).child_count == 0 {
+                    if id != ROOT && guard.node(id).visits < ctx.config.expand_visits {
                         break;
                     }
+                    // The children's priors are board work: computed without the lock, then
+                    // added unless another thread expanded the node meanwhile.
+                    drop(guard);
                     children(&self.scratch, color, passes, ctx.config, &mut self.nodes);
-                    if !tree.expand(id, &self.nodes) {
+                    guard = tree.lock().expect("a search thread panicked");
+                    if guard.node(id).child_count == 0 && !guard.expand(id, &self.nodes) {
                         break;
                     }
                 }
-                let child = select(&tree, id, ctx.config);
+                let tree = &mut *guard;
+                let child = select(tree, id, ctx.config);
                 tree.node_mut(child).visits += 1;
                 let mv = tree.node(child).mv;
                 if mv == PASS {
