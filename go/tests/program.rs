@@ -489,3 +489,28 @@ fn a_missing_gnu_go_skips_only_outside_ci() {
     );
     assert!(skip_decision(false, true).is_err());
 }
+
+#[test]
+fn self_play_on_an_absolute_clock_never_runs_out() {
+    // 3 s for each side's whole game, told once: the engine counts its own time.
+    let mut e = engine();
+    e.ok("boardsize 9");
+    e.ok("time_settings 3 0 0");
+    let mut spent = [Duration::ZERO; 2];
+    let mut passes = 0;
+    let mut moves = 0;
+    while passes < 2 && moves < 200 {
+        let side = moves % 2;
+        let start = Instant::now();
+        let mv = e.ok(["genmove b", "genmove w"][side]);
+        spent[side] += start.elapsed();
+        passes = if mv == "pass" { passes + 1 } else { 0 };
+        moves += 1;
+    }
+    println!("{moves} moves, time used: {spent:?}");
+    assert!(moves > 20, "{moves} moves");
+    for (side, t) in spent.iter().enumerate() {
+        assert!(*t < Duration::from_secs(3), "side {side} used {t:?} of 3 s");
+    }
+    assert_eq!(e.quit(), Some(0));
+}
