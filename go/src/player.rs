@@ -79,11 +79,6 @@ impl Player {
         &self.engine
     }
 
-    /// The engine, for what does not change the moves (dead stones, ownership).
-    pub fn engine_mut(&mut self) -> &mut Engine {
-        &mut self.engine
-    }
-
     /// The clock, to set the time system and report times.
     pub fn clock_mut(&mut self) -> &mut Clock {
         &mut self.clock
@@ -169,10 +164,11 @@ impl Player {
         let played_before = game.moves().len();
         let start = Instant::now();
         let limits = Limits::time(budget);
-        let mv = match kind {
-            Generate::Play => self.engine.genmove(color, &limits),
-            Generate::Regression => self.engine.reg_genmove(color, &limits),
-            Generate::Cleanup => self.engine.genmove_cleanup(color, &limits),
+        let (mv, stats) = match kind {
+            Generate::Play => (self.engine.genmove(color, &limits), None),
+            Generate::Regression => (self.engine.reg_genmove(color, &limits), None),
+            Generate::Cleanup if game.passes() > 0 => self.cleanup_after_passes(color, &limits),
+            Generate::Cleanup => (self.engine.genmove_cleanup(color, &limits), None),
         };
         let elapsed = start.elapsed();
         if kind == Generate::Regression {
@@ -181,7 +177,7 @@ impl Player {
         self.clock.spent(color, elapsed);
         self.names[color.index()] = Some(NAME.to_string());
         let size = self.engine.game().size();
-        let stats = self.engine.last_stats();
+        let stats = stats.as_ref().or(self.engine.last_stats());
         if self.log {
             let what = stats.map_or_else(|| "no search".to_string(), |s| stats_comment(s, size));
             eprintln!(
@@ -200,9 +196,30 @@ impl Player {
         mv
     }
 
+    /// `kgs-genmove_cleanup` after passes (KGS sends it when the players disagree on the dead
+    /// stones after two passes): the engine's own cleanup looks for dead stones with
+    /// playouts that stop at the game's two passes, so it would see none and pass. The move
+    /// is chosen on [`crate::status::scorer`]'s copy without the trailing passes (the same
+    /// board, the same earlier positions) and played here; its statistics come back too.
+    fn cleanup_after_passes(
+        &mut self,
+        color: Color,
+        limits: &Limits,
+    ) -> (Move, Option<SearchStats>) {
+        let mut scorer = crate::status::scorer(&self.engine);
+        let mv = scorer.genmove_cleanup(color, limits);
+        match mv {
+            Move::Play(_) | Move::Pass if self.engine.play(color, mv).is_ok() => {
+                (mv, scorer.last_stats().cloned())
+            }
+            // Not expected (the copy's rules are at least as strict); the engine decides.
+            _ => (self.engine.genmove_cleanup(color, limits), None),
+        }
+    }
+
     /// GTP `final_score`: the score with the dead stones removed, as `B+n`, `W+n` or `0`.
     pub fn final_score(&mut self) -> String {
-        score_text(self.engine.final_score())
+        score_text(crate::status::final_score(&self.engine))
     }
 
     /// The game as an SGF record: setup, handicap, komi, moves with their comments, the
@@ -345,6 +362,43 @@ mod tests {
         q.load(&back, Some(1)).unwrap();
         assert_eq!(q.engine().moves().len(), 1);
         assert_eq!(q.engine().game().to_move(), Color::Black);
+    }
+
+    #[test]
+    fn cleanup_after_two_passes_plays_on_while_dead_stones_remain() {
+        // White's lone stone on the left is dead in Black's area; both sides passed.
+        let rows = [
+            "..XO...", "..XO...", "..XO...", "O.XO...", "..XO...", "..XO...", "..XO...",
+        ];
+        let mut record = GameRecord::new(7);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                match c {
+                    'X' => record.setup.push((Color::Black, Point::new(x, y))),
+                    'O' => record.setup.push((Color::White, Point::new(x, y))),
+                    _ => {}
+                }
+            }
+        }
+        for color in [Color::Black, Color::White] {
+            record.moves.push(RecordedMove {
+                color,
+                mv: Move::Pass,
+                comment: None,
+            });
+        }
+        let mut p = player(7);
+        p.load(&record, None).unwrap();
+        assert!(p.engine().game().is_over());
+        assert_eq!(p.final_score(), "W+14.5", "the invader is taken off");
+        let mv = p.genmove(Color::Black, Generate::Cleanup);
+        assert_ne!(mv, Move::Pass);
+        assert_eq!(p.engine().moves().len(), 3);
+        assert!(
+            p.comments()[2]
+                .as_deref()
+                .is_some_and(|c| c.starts_with("playouts "))
+        );
     }
 
     #[test]

@@ -8,9 +8,14 @@
 //! playouts and that touches living stones of both colours; the living groups on such
 //! points are in seki. (A dame between two living groups would pass the same test if the
 //! playouts left it, but they fill it: it is nobody's only in seki.)
+//!
+//! Both judge the position on a copy of the game without its trailing passes ([`scorer`]):
+//! the engine's playouts start from the game's count of passes and stop at two, so on the
+//! final position of a game ended by two passes they would play nothing and find nothing
+//! dead.
 
 use crate::board::stone_color;
-use crate::point::Point;
+use crate::point::{Move, Point};
 use crate::search::{Engine, SCORE_PLAYOUTS};
 
 /// A stone status of `final_status_list`.
@@ -48,12 +53,31 @@ pub fn score_text(score: f64) -> String {
     }
 }
 
+/// An engine (same configuration) on the position of `engine`'s game with its trailing
+/// passes taken back, to judge the stones on the board.
+pub fn scorer(engine: &Engine) -> Engine {
+    let mut game = engine.game().clone();
+    while game.moves().last().is_some_and(|&(_, mv)| mv == Move::Pass) {
+        game.undo().expect("a move to take back");
+    }
+    let mut scorer = Engine::with_config(game.size(), game.komi(), engine.config().clone())
+        .expect("the size was valid");
+    scorer.set_game(game);
+    scorer
+}
+
+/// The score with the dead stones removed ([`Engine::final_score`] on the [`scorer`]).
+pub fn final_score(engine: &Engine) -> f64 {
+    scorer(engine).final_score()
+}
+
 /// The groups (chains) of stones with `status`, each a list of points row by row from the
 /// top; the groups in the order of their first stone.
-pub fn stones_with_status(engine: &mut Engine, status: Status) -> Vec<Vec<Point>> {
-    let dead = engine.dead_stones();
-    let owners = engine.ownership(SCORE_PLAYOUTS);
-    let board = engine.board();
+pub fn stones_with_status(engine: &Engine, status: Status) -> Vec<Vec<Point>> {
+    let mut scorer = scorer(engine);
+    let dead = scorer.dead_stones();
+    let owners = scorer.ownership(SCORE_PLAYOUTS);
+    let board = scorer.board();
     let mut is_dead = vec![false; board.len()];
     for &p in &dead {
         is_dead[board.index(p)] = true;
@@ -152,20 +176,29 @@ mod tests {
             1,
         );
         assert_eq!(
-            stones_with_status(&mut e, Status::Dead),
+            stones_with_status(&e, Status::Dead),
             vec![vec![Point::new(0, 3)]]
         );
-        let alive = stones_with_status(&mut e, Status::Alive);
+        let alive = stones_with_status(&e, Status::Alive);
         assert_eq!(alive.len(), 2, "two walls: {alive:?}");
         assert!(alive.iter().all(|g| g.len() == 7));
-        assert!(stones_with_status(&mut e, Status::Seki).is_empty());
+        assert!(stones_with_status(&e, Status::Seki).is_empty());
+        // Still dead after the game's two passes, and scored so.
+        e.play(Color::Black, Move::Pass).unwrap();
+        e.play(Color::White, Move::Pass).unwrap();
+        assert_eq!(
+            stones_with_status(&e, Status::Dead),
+            vec![vec![Point::new(0, 3)]]
+        );
+        assert_eq!(final_score(&e), 21.0 - 28.0 - 7.5);
+        assert_eq!(e.moves().len(), 2, "the game itself is unchanged");
     }
 
     #[test]
     fn a_seki_is_neither_dead_nor_plainly_alive() {
         // The search's own seki position: Black's five stones at the top left and White's
         // three share the liberties (0,0) and (2,1).
-        let mut e = engine(
+        let e = engine(
             &[
                 ".OOOX.X..", //
                 "XO.OXXXXX",
@@ -179,8 +212,8 @@ mod tests {
             ],
             2,
         );
-        assert!(stones_with_status(&mut e, Status::Dead).is_empty());
-        let seki: Vec<Point> = stones_with_status(&mut e, Status::Seki)
+        assert!(stones_with_status(&e, Status::Dead).is_empty());
+        let seki: Vec<Point> = stones_with_status(&e, Status::Seki)
             .into_iter()
             .flatten()
             .collect();
@@ -188,7 +221,7 @@ mod tests {
             assert!(seki.contains(&Point::new(x, y)), "({x},{y}) in {seki:?}");
         }
         // The living groups around it that do not touch its liberties are plainly alive.
-        let alive: Vec<Point> = stones_with_status(&mut e, Status::Alive)
+        let alive: Vec<Point> = stones_with_status(&e, Status::Alive)
             .into_iter()
             .flatten()
             .collect();

@@ -11,8 +11,10 @@
 //! handicap game, the same handicap stones). GNU Go's `--mode gmp` plays komi 5.5 whatever
 //! it is told, so ours is 5.5 too. The CI test plays 2 games (one each colour);
 //! `cargo test --profile ci -p go-engine --test gnugo_gmp -- --ignored --nocapture` plays 10,
-//! two of them with a handicap of 2. Without GNU Go the tests are skipped, except under
-//! `CI=true`, where they fail.
+//! two of them with a handicap of 2, and checks that the results in the two files (our
+//! `final_score`, GNU Go's own count, which gives White a point a handicap stone) agree in
+//! at least 8. Without GNU Go the tests are skipped, except under `CI=true`, where they
+//! fail.
 
 mod common;
 
@@ -54,7 +56,7 @@ fn wait(child: &mut Child, deadline: Instant, what: &str) -> Option<i32> {
 
 /// Plays game `g`: our colour alternates; `handicap` stones for Black (GNU Go as Black).
 /// Returns the number of moves.
-fn gmp_game(tag: &str, g: usize, handicap: usize) -> usize {
+fn gmp_game(tag: &str, g: usize, handicap: usize) -> (usize, bool) {
     let we_are_black = handicap == 0 && g.is_multiple_of(2);
     let (ours_color, theirs_color) = if we_are_black {
         ("black", "white")
@@ -154,12 +156,28 @@ fn gmp_game(tag: &str, g: usize, handicap: usize) -> usize {
                 .is_some_and(|c| c.starts_with("playouts "))),
         "game {g}: our comments"
     );
-    println!(
-        "game {g}: go-engine {ours_color}, handicap {handicap}, {n} moves, go-engine scores {}, GNU Go's SGF says {}",
-        ours.result.as_deref().unwrap_or("?"),
-        theirs.result.as_deref().unwrap_or("?")
+    let (our_result, their_result) = (
+        ours.result.clone().unwrap_or_default(),
+        theirs.result.clone().unwrap_or_default(),
     );
-    n
+    // GNU Go's Chinese count gives White a point a handicap stone; ours (Tromp-Taylor)
+    // does not.
+    let agree = margin(&our_result).map(|m| m - handicap as f64) == margin(&their_result);
+    println!(
+        "game {g}: go-engine {ours_color}, handicap {handicap}, {n} moves, go-engine scores \
+         {our_result}, GNU Go's SGF says {their_result}{}",
+        if agree { "" } else { " (DISAGREE)" }
+    );
+    (n, agree)
+}
+
+/// `B+3.5`, `W+7`, `0` as Black's margin; `None` for anything else.
+fn margin(result: &str) -> Option<f64> {
+    match result.split_once('+') {
+        Some(("B", n)) => n.parse().ok(),
+        Some(("W", n)) => n.parse::<f64>().ok().map(|x| -x),
+        _ => (result == "0").then_some(0.0),
+    }
 }
 
 #[test]
@@ -178,8 +196,13 @@ fn ten_gmp_games_against_gnu_go() {
     if gnugo_missing() {
         return;
     }
-    let moves: usize = (0..10)
+    let games: Vec<(usize, bool)> = (0..10)
         .map(|g| gmp_game("ten", g, if g >= 8 { 2 } else { 0 }))
-        .sum();
-    println!("10 GMP games, {moves} moves in all, the same on both sides");
+        .collect();
+    let moves: usize = games.iter().map(|g| g.0).sum();
+    let agree = games.iter().filter(|g| g.1).count();
+    println!(
+        "10 GMP games, {moves} moves in all, the same on both sides; results agree in {agree}"
+    );
+    assert!(agree >= 8, "the final scores agree in only {agree} of 10");
 }

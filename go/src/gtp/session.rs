@@ -193,7 +193,7 @@ impl Session {
                 arity(args, 1..=1, "final_status_list alive|dead|seki")?;
                 let status = Status::parse(&args[0])
                     .ok_or_else(|| syntax("final_status_list alive|dead|seki"))?;
-                let groups = stones_with_status(self.player.engine_mut(), status);
+                let groups = stones_with_status(self.player.engine(), status);
                 Ok(groups
                     .iter()
                     .map(|g| vertices(g, size))
