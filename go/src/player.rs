@@ -61,6 +61,21 @@ pub fn stats_comment(stats: &SearchStats, size: usize) -> String {
     )
 }
 
+/// Why a move is illegal, with the point as GTP writes it (`D4 is occupied`).
+pub fn illegal_text(e: IllegalMove, size: usize) -> String {
+    let at = |p: Point| format_vertex(Move::Play(p), size);
+    match e {
+        IllegalMove::OffBoard(p) => format!("{} is off the board", at(p)),
+        IllegalMove::Occupied(p) => format!("{} is occupied", at(p)),
+        IllegalMove::Suicide(p) => format!("{} is suicide", at(p)),
+        IllegalMove::Ko(p) => format!("{} retakes a ko", at(p)),
+        IllegalMove::Superko(p) => {
+            format!("{} repeats an earlier position (positional superko)", at(p))
+        }
+        IllegalMove::GameOver => "the game is over".into(),
+    }
+}
+
 impl Player {
     /// A player on an empty `size` board with `komi`; `None` for a size outside 2..=25.
     pub fn new(settings: &Settings, size: usize, komi: f64) -> Option<Player> {
@@ -273,7 +288,7 @@ impl Player {
         let count = moves.unwrap_or(usize::MAX).min(record.moves.len());
         for (n, m) in record.moves[..count].iter().enumerate() {
             game.play(m.color, m.mv)
-                .map_err(|e| format!("move {}: {e}", n + 1))?;
+                .map_err(|e| format!("move {}: {}", n + 1, illegal_text(e, record.size)))?;
         }
         self.engine.set_game(game);
         self.new_game();

@@ -5,7 +5,7 @@
 //! plays every game out to two passes.
 
 use super::session::{GmpConfig, GmpPlayer};
-use crate::player::{Generate, Player};
+use crate::player::{Generate, Player, illegal_text};
 use crate::point::{Color, Move};
 
 impl GmpPlayer for Player {
@@ -25,7 +25,8 @@ impl GmpPlayer for Player {
     }
 
     fn their_move(&mut self, color: Color, mv: Move) -> Result<(), String> {
-        self.play(color, mv).map_err(|e| e.to_string())
+        let size = self.engine().game().size();
+        self.play(color, mv).map_err(|e| illegal_text(e, size))
     }
 
     fn undo(&mut self, moves: usize) -> Result<(), String> {

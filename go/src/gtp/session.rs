@@ -17,7 +17,7 @@ use super::{
 };
 use crate::clock::TimeSystem;
 use crate::game::{DEFAULT_KOMI, SetupError};
-use crate::player::{Generate, Player};
+use crate::player::{Generate, Player, illegal_text};
 use crate::point::{Color, Move, Point};
 use crate::settings::Settings;
 use crate::status::{Status, stones_with_status};
@@ -167,7 +167,7 @@ impl Session {
                 self.player
                     .play(color, mv)
                     .map(|_| String::new())
-                    .map_err(|e| format!("illegal move: {e}"))
+                    .map_err(|e| format!("illegal move: {}", illegal_text(e, size)))
             }
             "genmove" => self.genmove(args, Generate::Play, "genmove color"),
             "reg_genmove" => self.genmove(args, Generate::Regression, "reg_genmove color"),
