@@ -119,12 +119,14 @@ impl Settings {
     /// an empty value counts as unset).
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Settings, SettingsError> {
         let get = |name: &str| var(name).filter(|v| !v.trim().is_empty());
+        // The search's defaults (its own reading of the same variables), then the checked
+        // values over them.
         let mut config = Config::default();
         let mut settings = Settings {
             move_ms: DEFAULT_MOVE_MS,
             sgf_stats: false,
             log: false,
-            config: Config::default(),
+            config: config.clone(),
         };
         if let Some(v) = get("GO_MOVE_MS") {
             settings.move_ms = number("GO_MOVE_MS", &v, |ms: u64| ms > 0, "a positive integer")?;
