@@ -539,8 +539,9 @@ impl Engine {
         done.load(Ordering::Relaxed)
     }
 
-    /// For each point, how many of `playouts` playouts from the current position (side to
-    /// move first) ended with it owned by Black and by White.
+    /// How many of `playouts` playouts from the current position (side to move first) ended
+    /// with each point owned by Black and by White, indexed by the board's array index
+    /// ([`Board::index`]).
     pub fn ownership(&mut self, playouts: u32) -> Vec<[u32; 2]> {
         let board = self.game.board();
         let mut counts = vec![[0u32; 2]; board.len()];
