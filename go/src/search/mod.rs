@@ -788,6 +788,21 @@ mod tests {
     }
 
     #[test]
+    fn free_handicap_placement_is_the_fixed_one_capped() {
+        let mut e = engine(9, 0.5, 14);
+        assert_eq!(e.place_free_handicap(1), Err(SetupError::BadCount(1)));
+        let points = e.place_free_handicap(12).unwrap();
+        assert_eq!(points.len(), 9, "9x9 takes at most 9 stones");
+        assert_eq!(e.game().handicap(), 9);
+        assert_eq!(e.game().to_move(), White);
+        let mut small = engine(5, 0.5, 15);
+        assert_eq!(
+            small.place_free_handicap(2),
+            Err(SetupError::BoardTooSmall(5))
+        );
+    }
+
+    #[test]
     fn a_deadline_stops_the_search() {
         let mut e = engine(9, 7.5, 13);
         let start = Instant::now();
