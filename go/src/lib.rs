@@ -1,6 +1,8 @@
 //! A Monte-Carlo Go engine: the rules, a UCT search with RAVE and patterns, and the GTP, GMP
 //! and SGF protocols, for the `go-engine` program and the judge.
 
+#![warn(missing_docs)]
+
 pub mod board;
 pub mod clock;
 pub mod game;
