@@ -550,10 +550,12 @@ impl Engine {
         let mut rng = SmallRng::seed_from_u64(self.rng.random());
         for _ in 0..playouts {
             scratch_board.copy_from(board);
+            // From no passes: after a game that ended in two passes the playouts must still
+            // be played out, or nothing would ever be found dead.
             playout::playout(
                 &mut scratch_board,
                 self.game.to_move(),
-                self.game.passes(),
+                0,
                 Policy::Heavy,
                 &mut rng,
                 &mut scratch,
@@ -768,6 +770,11 @@ mod tests {
         );
         assert_eq!(e.dead_stones(), vec![Point::new(0, 3)]);
         // Black: 3 columns; White: 4 columns with the invader removed.
+        assert_eq!(e.final_score(), 21.0 - 28.0 - 7.5);
+        // The same once the game has ended in two passes: the playouts still play it out.
+        e.play(Black, Move::Pass).unwrap();
+        e.play(White, Move::Pass).unwrap();
+        assert_eq!(e.dead_stones(), vec![Point::new(0, 3)]);
         assert_eq!(e.final_score(), 21.0 - 28.0 - 7.5);
     }
 
