@@ -94,6 +94,7 @@ fn get_point() {
             last: (-1, -1),
             no: (0, 0),
             classic: false,
+            small_tree: false,
         };
         write(t, &format!("size-{m}x{n}"), &c.encode());
     }

@@ -34,6 +34,12 @@ use crate::panics;
 pub const ITERATIONS: u64 = 48;
 /// The search's seed.
 pub const SEED: u64 = 38;
+/// The tree's memory cap: ample for [`ITERATIONS`]. The library reserves its whole cap
+/// (256 MiB by default) up front, which costs nothing natively but makes AddressSanitizer
+/// poison 32 MiB of shadow memory at every allocation and free.
+pub const TREE_BYTES: usize = 1 << 20;
+/// A memory cap the tree outgrows within [`ITERATIONS`].
+pub const SMALL_TREE_BYTES: usize = 2 << 10;
 
 /// The arguments of one `getPoint` call (and which search answers it).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +58,9 @@ pub struct Call {
     pub no: (i32, i32),
     /// The classic search answers instead of the strong one.
     pub classic: bool,
+    /// The search's tree may hold [`SMALL_TREE_BYTES`] instead of [`TREE_BYTES`], so that
+    /// it fills up.
+    pub small_tree: bool,
 }
 
 /// True one time in `k` (never once the bytes are used up).
@@ -94,12 +103,14 @@ impl Call {
         }
         let mut u = Unstructured::new(data);
         let classic = one_in(&mut u, 8);
+        let small_tree = one_in(&mut u, 8);
         let mut call = if one_in(&mut u, 16) {
             Call::wild(&mut u)
         } else {
             Call::game(&mut u)
         };
         call.classic = classic;
+        call.small_tree = small_tree;
         if one_in(&mut u, 4) {
             let count = u.int_in_range(1..=3).unwrap_or(1);
             for _ in 0..count {
@@ -129,6 +140,7 @@ impl Call {
             last: (wild(u), wild(u)),
             no: (wild(u), wild(u)),
             classic: false,
+            small_tree: false,
         };
         call.fit_arrays();
         call
@@ -238,6 +250,11 @@ impl Call {
         let settings = Settings {
             iterations: Some(ITERATIONS),
             seed: Some(SEED),
+            tree_bytes: if self.small_tree {
+                SMALL_TREE_BYTES
+            } else {
+                TREE_BYTES
+            },
             search: if self.classic {
                 SearchConfig::classic()
             } else {
@@ -340,6 +357,7 @@ impl Game {
             last: self.last,
             no: self.no,
             classic: false,
+            small_tree: false,
         }
     }
 }
@@ -349,13 +367,15 @@ const EXPLICIT: u8 = 0;
 
 impl Call {
     /// The input that describes exactly this call, in the explicit form: the byte 0,
-    /// flags (1: classic, 2: `top` given, 4: `board` given), `M`, `N`, `lastX`, `lastY`,
-    /// `noX`, `noY` as little-endian `i32`s, then each array given as a little-endian `u16`
-    /// length and its `i32`s. Seeds are written this way; the fuzzer mutates both forms.
+    /// flags (1: classic, 2: `top` given, 4: `board` given, 8: small tree), `M`, `N`,
+    /// `lastX`, `lastY`, `noX`, `noY` as little-endian `i32`s, then each array given as a
+    /// little-endian `u16` length and its `i32`s. Seeds are written this way; the fuzzer
+    /// mutates both forms.
     pub fn encode(&self) -> Vec<u8> {
         let flags = u8::from(self.classic)
             | if self.top.is_some() { 2 } else { 0 }
-            | if self.board.is_some() { 4 } else { 0 };
+            | if self.board.is_some() { 4 } else { 0 }
+            | if self.small_tree { 8 } else { 0 };
         let mut out = vec![EXPLICIT, flags];
         for v in [
             self.m,
@@ -404,6 +424,7 @@ impl Call {
             last,
             no,
             classic: flags & 1 != 0,
+            small_tree: flags & 8 != 0,
         };
         call.fit_arrays();
         call
@@ -518,6 +539,7 @@ mod tests {
         assert_eq!(call.last, (8, 6));
         assert_eq!(Call::from_bytes(&call.encode()), call);
         call.classic = true;
+        call.small_tree = true;
         call.board = None;
         call.m = i32::MIN;
         call.top = Some(vec![-1, 2]);
@@ -539,6 +561,7 @@ mod tests {
             last: (-1, -1),
             no: (0, 0),
             classic: false,
+            small_tree: false,
         };
         assert!(call.legal_moves().is_empty());
         assert_eq!(call.answer(), (None, false));
