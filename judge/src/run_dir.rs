@@ -94,7 +94,10 @@ impl RunInfo {
             Mode::RoundRobin | Mode::Gauntlet => n >= 2,
         };
         if !fits {
-            bail!("a {} of {n} player(s) is not a run the judge plays", self.mode);
+            bail!(
+                "a {} of {n} player(s) is not a run the judge plays",
+                self.mode
+            );
         }
         Ok(())
     }
@@ -493,7 +496,8 @@ mod tests {
             (Mode::Gauntlet, &["a.so"]),
             (Mode::RoundRobin, &[]),
         ] {
-            dir.write_info(&RunInfo::example(mode, players, None)).unwrap();
+            dir.write_info(&RunInfo::example(mode, players, None))
+                .unwrap();
             let err = format!("{:#}", dir.read_info().unwrap_err());
             assert!(err.contains("is not a run the judge plays"), "{err}");
             let (mode, players): (_, Vec<PathBuf>) =
@@ -505,7 +509,8 @@ mod tests {
             (Mode::Gauntlet, &["a.so", "b.so", "c.so"]),
             (Mode::RoundRobin, &["a.so", "b.so"]),
         ] {
-            dir.write_info(&RunInfo::example(mode, players, None)).unwrap();
+            dir.write_info(&RunInfo::example(mode, players, None))
+                .unwrap();
             assert!(dir.read_info().is_ok());
         }
     }
