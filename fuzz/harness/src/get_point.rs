@@ -19,7 +19,12 @@
 //! recorded games.
 //!
 //! Every input starts from a fresh session ([`gravity4::session::reset`]) and searches a
-//! fixed number of iterations with a fixed seed, not a clock, so a crash reproduces.
+//! fixed number of iterations with a fixed seed, not a clock, so a crash reproduces. The
+//! call goes through the boundary code the exported `getPoint` runs ([`answer`]) with the
+//! exported strategy ([`session::choose`]) given those settings directly rather than
+//! through `GRAVITY4_ITERATIONS` and `GRAVITY4_SEED`: nothing sets the environment (which
+//! is `unsafe` while other threads may read it, as the replay tests' threads may), and no
+//! stray `GRAVITY4_*` variable of the fuzzer's environment changes what is fuzzed.
 
 use arbitrary::Unstructured;
 use gravity4::ffi::{Point, RawArgs, answer, free_point};
@@ -175,7 +180,9 @@ impl Call {
                 if let Some(top) = self.top.as_mut().filter(|t| !t.is_empty()) {
                     let i = u.choose_index(top.len()).unwrap_or(0);
                     top[i] = if one_in(u, 2) {
-                        u.int_in_range(-1..=self.m.saturating_add(1)).unwrap_or(0)
+                        // Near the column's range (`M` may be wild: keep the range non-empty).
+                        let high = self.m.saturating_add(1).max(-1);
+                        u.int_in_range(-1..=high).unwrap_or(0)
                     } else {
                         wild(u)
                     };
