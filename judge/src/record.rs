@@ -356,6 +356,27 @@ mod tests {
     }
 
     #[test]
+    fn numbers_read_back_from_the_log_are_the_numbers_written() {
+        // Found by fuzzing the judge's file readers: without serde_json's float_roundtrip,
+        // 4.555555555555555e+39 read as a neighbouring float, which was written as
+        // 4.5555555555555547e39 and read back as yet another one.
+        let empty = serde_json::to_string(&GameRecord {
+            move_ms: Vec::new(),
+            ..rec(0, 0, 0)
+        })
+        .unwrap();
+        for text in ["4.555555555555555e+39", "0.1", "4750.182", "1e-7"] {
+            let line = empty.replace(r#""move_ms":[]"#, &format!(r#""move_ms":[{text}]"#));
+            let read: GameRecord = serde_json::from_str(&line).unwrap();
+            let exact: f64 = text.parse().unwrap();
+            assert_eq!(read.move_ms[0].to_bits(), exact.to_bits(), "{text}");
+            let again: GameRecord =
+                serde_json::from_str(&serde_json::to_string(&read).unwrap()).unwrap();
+            assert_eq!(again, read, "{text}");
+        }
+    }
+
+    #[test]
     fn results_keep_their_log_strings() {
         for (r, text, score) in [
             (GameResult::FirstWins, "1-0", 1.0),
