@@ -232,17 +232,18 @@ pub fn read<G: Game>(path: &Path) -> Result<Vec<GameRecord<G>>> {
 }
 
 /// The records of whole pairs (both games of a board), duplicates dropped, in game order.
-/// A board played in one colour only would bias a paired score.
+/// A board played in one colour only would bias a paired score. A record whose `game` is
+/// neither 0 nor 1 is no game of a board and is dropped.
 pub fn whole_pairs<G: Game>(records: Vec<GameRecord<G>>) -> Vec<GameRecord<G>> {
     let mut by_id = std::collections::BTreeMap::new();
-    for rec in records {
+    for rec in records.into_iter().filter(|r| r.game <= 1) {
         by_id
             .entry((rec.pairing, rec.pair, rec.game))
             .or_insert(rec);
     }
     by_id
         .values()
-        .filter(|r| by_id.contains_key(&(r.pairing, r.pair, 1 - r.game.min(1))))
+        .filter(|r| by_id.contains_key(&(r.pairing, r.pair, 1 - r.game)))
         .cloned()
         .collect()
 }
@@ -342,6 +343,43 @@ mod tests {
         assert_eq!(course_code(Termination::Full, None, None), 0);
         assert_eq!(kept.len(), 2);
         assert_eq!(read::<Connect4>(&path).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn whole_pairs_are_games_0_and_1_of_a_board() {
+        // Found by fuzzing the judge's file readers: a record of game 5 paired with game 0,
+        // and a part of merged shards then held more games than its schedule plans.
+        let records = vec![
+            rec(0, 0, 0),
+            rec(0, 0, 5),
+            rec(0, 1, 1),
+            rec(0, 1, 0),
+            rec(0, 2, 1),
+        ];
+        let kept = whole_pairs(records);
+        let games: Vec<(u32, u8)> = kept.iter().map(|r| (r.pair, r.game)).collect();
+        assert_eq!(games, [(1, 0), (1, 1)]);
+    }
+
+    #[test]
+    fn numbers_read_back_from_the_log_are_the_numbers_written() {
+        // Found by fuzzing the judge's file readers: without serde_json's float_roundtrip,
+        // 4.555555555555555e+39 read as a neighbouring float, which was written as
+        // 4.5555555555555547e39 and read back as yet another one.
+        let empty = serde_json::to_string(&GameRecord {
+            move_ms: Vec::new(),
+            ..rec(0, 0, 0)
+        })
+        .unwrap();
+        for text in ["4.555555555555555e+39", "0.1", "4750.182", "1e-7"] {
+            let line = empty.replace(r#""move_ms":[]"#, &format!(r#""move_ms":[{text}]"#));
+            let read: GameRecord = serde_json::from_str(&line).unwrap();
+            let exact: f64 = text.parse().unwrap();
+            assert_eq!(read.move_ms[0].to_bits(), exact.to_bits(), "{text}");
+            let again: GameRecord =
+                serde_json::from_str(&serde_json::to_string(&read).unwrap()).unwrap();
+            assert_eq!(again, read, "{text}");
+        }
     }
 
     #[test]

@@ -436,11 +436,21 @@ pub fn of_runs<G: Game>(dirs: &[RunDir]) -> Result<(Summary, Vec<u64>)> {
             }
         }
         let mut run: Vec<GameRecord<G>> = record::whole_pairs(record::read(&dir.games())?);
-        let last = run.iter().map(|r| r.pair).max();
+        // Board numbers near u32::MAX are none a judge writes; they must not overflow.
+        let too_many = || {
+            anyhow::anyhow!(
+                "{}: board numbers too large to pool with the runs before it",
+                dir.path().display()
+            )
+        };
+        let boards = match run.iter().map(|r| r.pair).max() {
+            Some(last) => last.checked_add(1).ok_or_else(too_many)?,
+            None => 0,
+        };
         for r in &mut run {
-            r.pair += offset;
+            r.pair = r.pair.checked_add(offset).ok_or_else(too_many)?;
         }
-        offset += last.map_or(0, |p| p + 1);
+        offset = offset.checked_add(boards).ok_or_else(too_many)?;
         records.extend(run);
         seeds.push(info.seed);
     }
@@ -787,6 +797,33 @@ mod tests {
             SprtReading::Sequential,
         );
         assert!(m.comparisons.is_empty());
+    }
+
+    #[test]
+    fn pooled_runs_with_board_numbers_past_u32_are_refused() {
+        // Found by probing the judge's file readers the way the fuzz target does: a board
+        // numbered u32::MAX overflowed the numbering that keeps the runs' boards apart.
+        let tmp = tempfile::tempdir().unwrap();
+        let mut dirs = Vec::new();
+        for (k, pair) in [(0, 3), (1, u32::MAX)] {
+            let dir = RunDir::at(tmp.path().join(format!("r{k}")));
+            std::fs::create_dir(dir.path()).unwrap();
+            dir.write_info(&RunInfo::example(Mode::Match, &["a", "b"], None))
+                .unwrap();
+            let mut log = String::new();
+            for g in 0..2 {
+                let r = GameRecord::example(0, pair, g);
+                log += &(serde_json::to_string(&r).unwrap() + "\n");
+            }
+            std::fs::write(dir.games(), log).unwrap();
+            dirs.push(dir);
+        }
+        let (summary, _) = of_runs::<Connect4>(&dirs[..1]).unwrap();
+        assert_eq!(summary.games, 2);
+        let err = of_runs::<Connect4>(&dirs).unwrap_err().to_string();
+        assert!(err.contains("board numbers too large to pool"), "{err}");
+        dirs.reverse();
+        assert!(of_runs::<Connect4>(&dirs).is_err());
     }
 
     #[test]

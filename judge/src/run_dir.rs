@@ -83,6 +83,33 @@ impl RunInfo {
     pub fn shard(&self) -> Shard {
         self.shard.unwrap_or(Shard::WHOLE)
     }
+
+    /// Refuses a `run.json` no judge writes and its readers cannot use: players that do
+    /// not fit the mode (a match is two players, a round robin or a gauntlet at least two,
+    /// as the commands require), since every reader pairs them by the mode.
+    pub fn check(&self) -> Result<()> {
+        let n = self.players.len();
+        let fits = match self.mode {
+            Mode::Match => n == 2,
+            Mode::RoundRobin | Mode::Gauntlet => n >= 2,
+        };
+        if !fits {
+            bail!(
+                "a {} of {n} player(s) is not a run the judge plays",
+                self.mode
+            );
+        }
+        Ok(())
+    }
+
+    /// Parses the text of `run.json` (read from `path`) and checks it ([`RunInfo::check`]).
+    fn parse(text: &str, path: &Path) -> Result<RunInfo> {
+        let info: RunInfo =
+            serde_json::from_str(text).with_context(|| format!("parsing {}", path.display()))?;
+        info.check()
+            .with_context(|| format!("checking {}", path.display()))?;
+        Ok(info)
+    }
 }
 
 /// A player's file as `run.json` records it.
@@ -242,8 +269,7 @@ impl RunDir {
         let path = dir.info();
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("--resume: reading {}", path.display()))?;
-        let info: RunInfo = serde_json::from_str(&text)
-            .with_context(|| format!("--resume: parsing {}", path.display()))?;
+        let info = RunInfo::parse(&text, &path).context("--resume")?;
         if info.mode != mode || info.players != players {
             bail!(
                 "--resume {}: that run was `{}` with {:?}; give the same command and players",
@@ -267,7 +293,7 @@ impl RunDir {
         let path = self.info();
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {}", path.display()))?;
-        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
+        RunInfo::parse(&text, &path)
     }
 
     /// Writes `run.json`.
@@ -463,6 +489,37 @@ mod tests {
         assert!(RunDir::resume(&root, Mode::Gauntlet, &players, None).is_err());
         assert!(RunDir::resume(&root, Mode::Match, &players[..1], None).is_err());
         assert!(RunDir::resume(&tmp.path().join("none"), Mode::Match, &players, None).is_err());
+    }
+
+    #[test]
+    fn run_json_whose_players_do_not_fit_the_mode_is_refused() {
+        // Found by fuzzing the judge's file readers: a match of one player made
+        // `judge report`, `status` and `merge` panic pairing player 0 with player 1.
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = RunDir::at(tmp.path());
+        for (mode, players) in [
+            (Mode::Match, &["a.so"][..]),
+            (Mode::Match, &["a.so", "b.so", "c.so"]),
+            (Mode::Gauntlet, &["a.so"]),
+            (Mode::RoundRobin, &[]),
+        ] {
+            dir.write_info(&RunInfo::example(mode, players, None))
+                .unwrap();
+            let err = format!("{:#}", dir.read_info().unwrap_err());
+            assert!(err.contains("is not a run the judge plays"), "{err}");
+            let (mode, players): (_, Vec<PathBuf>) =
+                (mode, players.iter().map(PathBuf::from).collect());
+            assert!(RunDir::resume(tmp.path(), mode, &players, None).is_err());
+        }
+        for (mode, players) in [
+            (Mode::Match, &["a.so", "b.so"][..]),
+            (Mode::Gauntlet, &["a.so", "b.so", "c.so"]),
+            (Mode::RoundRobin, &["a.so", "b.so"]),
+        ] {
+            dir.write_info(&RunInfo::example(mode, players, None))
+                .unwrap();
+            assert!(dir.read_info().is_ok());
+        }
     }
 
     #[test]

@@ -214,6 +214,7 @@ pub fn open<G: Game>(dirs: &[PathBuf]) -> Result<Parts<G>> {
             owner.insert(r.id.clone(), p.dir.clone());
             let expected = r.pairing < pairings.len()
                 && r.pair < info.pairs
+                && r.game <= 1
                 && r.seed == info.seed
                 && r.board_seed == schedule::board_seed(info.seed, r.pair)
                 && p.shard.owns(r.pairing, r.pair, pairings.len());
@@ -316,4 +317,43 @@ fn check_same_run<G: Game>(a: &Part<G>, b: &Part<G>) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::connect4::Connect4;
+    use crate::schedule::Mode;
+
+    #[test]
+    fn a_game_numbered_past_1_is_no_game_of_the_shard() {
+        // Found by probing the judge's file readers the way the fuzz target does: games 2
+        // and 3 of a board were counted, so a part held more games than its shard plans
+        // and the count of missing games underflowed.
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = RunDir::at(tmp.path());
+        let mut info = RunInfo::example(Mode::Match, &["a", "b"], None);
+        info.schedule_sha256 = Some("00".into());
+        dir.write_info(&info).unwrap();
+        let log = |games: &[u8]| -> String {
+            games
+                .iter()
+                .map(|&g| {
+                    let r = GameRecord {
+                        seed: info.seed,
+                        board_seed: schedule::board_seed(info.seed, 0),
+                        ..GameRecord::example(0, 0, g)
+                    };
+                    serde_json::to_string(&r).unwrap() + "\n"
+                })
+                .collect()
+        };
+        let dirs = [tmp.path().to_path_buf()];
+        std::fs::write(dir.games(), log(&[0, 1])).unwrap();
+        let parts = open::<Connect4>(&dirs).unwrap();
+        assert_eq!((parts.missing_games(), parts.planned), (2, 4));
+        std::fs::write(dir.games(), log(&[0, 1, 2, 3])).unwrap();
+        let err = open::<Connect4>(&dirs).unwrap_err().to_string();
+        assert!(err.contains("is not one of shard 1/1's games"), "{err}");
+    }
 }

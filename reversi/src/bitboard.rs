@@ -50,7 +50,8 @@ impl Square {
 
     /// The square at 0-based `row` (0 = Othello row 1, the top) and `col` (0 = file a).
     pub fn from_row_col(row: u8, col: u8) -> Option<Square> {
-        (row < 8 && col < 8).then_some(Square(row * 8 + col))
+        // `then`, not `then_some`: the index of a row past 31 overflows a `u8`.
+        (row < 8 && col < 8).then(|| Square(row * 8 + col))
     }
 
     /// The index 0..64.
@@ -221,6 +222,17 @@ mod tests {
         );
         for bad in ["", "a", "a9", "i1", "a0", "a10", "11"] {
             assert_eq!(Square::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn squares_far_off_the_board_are_none_not_an_overflow() {
+        // Found by fuzzing the GTP reader (`play white ay`): the index was computed before
+        // the bounds were checked, which panics where overflow is checked (debug builds).
+        assert_eq!(Square::parse("ay"), None);
+        assert_eq!(Square::parse("\u{7f}1"), None);
+        for (row, col) in [(32, 0), (0, 32), (255, 255), (8, 0), (0, 8)] {
+            assert_eq!(Square::from_row_col(row, col), None, "{row} {col}");
         }
     }
 

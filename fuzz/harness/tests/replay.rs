@@ -1,0 +1,64 @@
+//! Replays every file of `fuzz/corpus/TARGET/` through its target's function, on the
+//! stable toolchain: the fuzzers' corpora (seeds from real traffic and what libFuzzer kept
+//! for new coverage) as a regression suite. Also checks that the corpora, the fuzz targets
+//! and [`TARGETS`] name the same set, so no target goes unreplayed.
+
+use std::collections::BTreeSet;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+
+use gravity4_fuzzing::TARGETS;
+
+fn fuzz_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The names of the entries of `dir` that end in `suffix`, without it.
+fn names(dir: &Path, suffix: &str) -> BTreeSet<String> {
+    std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter_map(|n| n.strip_suffix(suffix).map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn targets_corpora_and_fuzz_targets_match() {
+    let listed: BTreeSet<String> = TARGETS.iter().map(|(n, _)| n.to_string()).collect();
+    assert_eq!(
+        names(&fuzz_dir().join("corpus"), ""),
+        listed,
+        "fuzz/corpus/"
+    );
+    assert_eq!(
+        names(&fuzz_dir().join("fuzz_targets"), ".rs"),
+        listed,
+        "fuzz/fuzz_targets/"
+    );
+}
+
+#[test]
+fn every_corpus_file_keeps_its_targets_promise() {
+    let mut failures = Vec::new();
+    for (name, target) in TARGETS {
+        let dir = fuzz_dir().join("corpus").join(name);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        assert!(!files.is_empty(), "{}: no seeds", dir.display());
+        for file in files {
+            let data = std::fs::read(&file).unwrap();
+            if catch_unwind(AssertUnwindSafe(|| target(&data))).is_err() {
+                failures.push(file.display().to_string());
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "inputs that broke their target's promise (the panics above say how; \
+         `cargo +nightly fuzz run TARGET FILE` under the fuzzer):\n  {}",
+        failures.join("\n  ")
+    );
+}
