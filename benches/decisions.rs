@@ -17,10 +17,8 @@
 
 use gravity4::position::Position;
 use gravity4::search::endgame::{EndgameTable, solve_root};
-use gravity4::search::graph::Graph;
-use gravity4::search::transpositions::Transpositions;
-use gravity4::search::tree::Tree;
-use gravity4::search::{SearchConfig, SearchLimits, mcgs, strong};
+use gravity4::search::strong::Workspace;
+use gravity4::search::{SearchConfig, SearchLimits, strong};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::time::{Duration, Instant};
@@ -95,13 +93,11 @@ fn choice(name: &str, pos: &Position, iterations: u64, seed: u64) -> usize {
         "tree" => strong::search(
             pos,
             0,
-            &mut Tree::default(),
-            &mut Transpositions::default(),
+            &mut Workspace::default(),
             &config,
             &limits,
             &mut rng,
         ),
-        "graph" => mcgs::search(pos, 0, &mut Graph::default(), &config, &limits, &mut rng),
         _ => unreachable!("unknown search {name}"),
     };
     report.expect("the position has moves").col
@@ -115,7 +111,7 @@ fn main() {
     let empty = args.first().copied().unwrap_or(48) as usize;
     let iterations = args.get(1).copied().unwrap_or(300_000);
     let seeds = args.get(2).copied().unwrap_or(2);
-    let searches = ["tree", "graph"];
+    let searches = ["tree"];
 
     let mut table = EndgameTable::default();
     let mut decisions = Vec::new();

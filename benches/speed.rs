@@ -14,7 +14,8 @@
 //! `cargo bench --bench speed -- --fixed` does a fixed amount of work instead (20 000
 //! playouts and 20 000 UCT iterations per position and profile) and prints plies, for
 //! instruction counts under `valgrind --tool=callgrind`, which are stable on a shared
-//! machine; its searches are classic and strong, or those `--profiles` names.
+//! machine; its searches are classic and strong, or those `--profiles` names, on every
+//! position or on the `--position` one.
 //!
 //! Every search and tactical playout goes through `speed/api.rs`, so `scripts/speed-vs.sh`
 //! can build this same file against an older library (with `speed/api_before_18.rs` for
@@ -27,7 +28,6 @@ mod api;
 use gravity4::position::Position;
 use gravity4::search::SearchLimits;
 use gravity4::search::playout::random_playout;
-use gravity4::search::tree::Tree;
 use gravity4::threats::ThreatPosition;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -84,32 +84,23 @@ fn positions() -> Vec<(&'static str, Position)> {
 
 /// Every row the bench knows. "classic" and "strong" are the profiles as they ship;
 /// "strong-chains" is the strong one without threat sequences
-/// (GRAVITY4_DISABLE=threat-sequences), "strong+replies" with reply sequences
-/// (GRAVITY4_ENABLE=reply-sequences) and "strong+table" with the transposition table
-/// (GRAVITY4_ENABLE=transpositions), to show what each costs. "graph" is the strong
-/// profile's Monte-Carlo graph search (GRAVITY4_ENABLE=graph) and "graph-no-catch-up" the
-/// same without the catch-up stop (every iteration ends in a playout); "strong-lgr" the
-/// strong profile without learned playout policies
+/// (GRAVITY4_DISABLE=threat-sequences), to show what they cost; "strong-lgr" the strong
+/// profile without learned playout policies
 /// (GRAVITY4_DISABLE=last-good-reply,policy-adaptation, the default before step 22b),
 /// "strong-ppa" without policy adaptation only (GRAVITY4_DISABLE=policy-adaptation, the
-/// default of step 22b).
-/// "strong+switch:ppa-pairs" is the default with that `GRAVITY4_ENABLE` switch on (any of
-/// them, after the colon).
-/// The last four run only when asked for with `--profiles`, as do the switch rows.
-const PROFILES: [&str; 9] = [
+/// default of step 22b). "strong-switch:LIST" is the default with the `GRAVITY4_DISABLE`
+/// list after the colon (a `+` between names, since rows are comma-separated).
+/// The last two run only when asked for with `--profiles`, as do the switch rows.
+const PROFILES: [&str; 5] = [
     "classic",
     "strong",
     "strong-chains",
-    "strong+replies",
-    "strong+table",
-    "graph",
-    "graph-no-catch-up",
     "strong-lgr",
     "strong-ppa",
 ];
 
 /// The rows run when `--profiles` does not choose.
-const DEFAULT_ROWS: usize = 5;
+const DEFAULT_ROWS: usize = 3;
 
 /// Fixed work per row for instruction counting.
 const FIXED_WORK: u64 = 20_000;
@@ -127,7 +118,8 @@ fn main() {
         let searches: Vec<&str> = searches
             .as_deref()
             .map_or(vec!["classic", "strong"], |list| list.split(',').collect());
-        return fixed_work(&searches);
+        let only = option(&args, "--position").map(|n| n.parse().expect("--position N"));
+        return fixed_work(&searches, only);
     }
     let values: Vec<Option<String>> = ["--profiles", "--position"]
         .iter()
@@ -148,7 +140,7 @@ fn main() {
     let only: Option<usize> = values[1].as_ref().map(|n| n.parse().expect("--position N"));
     let tsv = args.iter().any(|a| a == "--tsv");
     let budget = Duration::from_secs_f64(seconds);
-    let mut tree = Tree::default();
+    let mut tree = api::Arena::default();
     let mut rng = SmallRng::seed_from_u64(2026);
     if !tsv {
         println!(
@@ -163,7 +155,7 @@ fn main() {
         for profile in &profiles {
             let profile = profile.as_str();
             assert!(
-                PROFILES.contains(&profile) || profile.starts_with("strong+switch:"),
+                PROFILES.contains(&profile) || profile.starts_with("strong-switch:"),
                 "unknown profile {profile}"
             );
             let r = measure(&pos, profile, budget, &mut tree, &mut rng);
@@ -219,7 +211,7 @@ fn measure(
     pos: &Position,
     profile: &str,
     budget: Duration,
-    tree: &mut Tree,
+    tree: &mut api::Arena,
     rng: &mut SmallRng,
 ) -> Rates {
     let limits = SearchLimits {
@@ -262,10 +254,13 @@ fn measure(
 /// Runs a fixed number of playouts and iterations per position and profile, printing the
 /// plies played, so `callgrind` totals can be divided into instructions per ply. The
 /// searches are those of `profiles` (`--profiles`; classic and strong by default).
-fn fixed_work(profiles: &[&str]) {
-    let mut tree = Tree::default();
+fn fixed_work(profiles: &[&str], only: Option<usize>) {
+    let mut tree = api::Arena::default();
     let mut rng = SmallRng::seed_from_u64(2026);
-    for (name, pos) in positions() {
+    for (index, (name, pos)) in positions().into_iter().enumerate() {
+        if only.is_some_and(|n| n != index) {
+            continue;
+        }
         let threat_root = ThreatPosition::new(pos.clone());
         let (mut classic_plies, mut strong_plies) = (0, 0);
         for _ in 0..FIXED_WORK {

@@ -2,7 +2,7 @@
 # Builds target/saiblo/gravity4-saiblo.zip for the Saiblo platform: main.py (the platform's
 # stdin/stdout protocol, Python 3 standard library only) at the zip's root beside
 # libgravity4.so (the release library it drives through the course ABI), then plays the
-# unzipped package through the local platform emulation (saiblo/tests/games.rs).
+# unzipped package on the judge's emulation of the platform (saiblo/tests/games.rs).
 #
 #   scripts/saiblo-package.sh            build, package, test
 #   scripts/saiblo-package.sh --no-test  build and package only

@@ -5,8 +5,9 @@
 #
 # Builds the speed bench of COMMIT in a worktree under target/at/COMMIT (as strength.sh's
 # library_at does) with THIS tree's benches/speed.rs copied in (all its library calls are in
-# benches/speed/api.rs; when that does not build against COMMIT, as before the restructure
-# of issue 18, benches/speed/api_before_18.rs takes its place), so both run the same rows
+# benches/speed/api.rs; when that does not build against COMMIT, benches/speed/api_before_36.rs
+# (the API from issue 18 to issue 36's pruning) takes its place, then api_before_18.rs
+# (before the restructure of issue 18)), so both run the same rows
 # on the same four positions, and the working tree's bench.
 # Then, for ROUNDS rounds (default 5), runs each position's classic and strong rows on
 # old and new alternately (old first in odd rounds, new first in even ones), SECONDS
@@ -36,11 +37,12 @@ mkdir -p "$dir/benches/speed"
 cp benches/speed.rs "$dir/benches/speed.rs"
 cp benches/speed/api.rs "$dir/benches/speed/api.rs"
 old=$(bench_binary "$dir" || true)
-if [ -z "$old" ]; then
-    echo "the bench's api.rs does not build at $commit: trying api_before_18.rs" >&2
-    cp benches/speed/api_before_18.rs "$dir/benches/speed/api.rs"
+for api in api_before_36 api_before_18; do
+    [ -z "$old" ] || break
+    echo "the bench's api.rs does not build at $commit: trying $api.rs" >&2
+    cp "benches/speed/$api.rs" "$dir/benches/speed/api.rs"
     old=$(bench_binary "$dir" || true)
-fi
+done
 new=$(bench_binary .)
 [ -n "$old" ] && [ -n "$new" ] || { echo "build failed" >&2; exit 1; }
 # Copies, so a rebuild while this runs changes neither side.

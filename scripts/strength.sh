@@ -112,6 +112,13 @@
 #                               (default 2000); LADDER_RUNGS="10" plays only rung 10;
 #                               RESUME=1 continues the run on its own library copy
 #
+# The experiments issue 36 removed from the library (reply sequences, the graph search,
+# first-play urgency, two-move and exact replies, move averages, the policy prior, the
+# transposition table of `tune`) are measured on the library of their tag `exp/<name>`, the
+# last commit that had them, built under target/at/; so are `ab`, `ab-2s` and
+# `vs-d600866` when AT=<commit or tag> is set (AT=exp/keep-learned SWITCHES=... for the
+# pruned switches of steps 26-30).
+#
 # Runs land in runs/strength/<name>/ (games.jsonl, summary.json); the tables print as they
 # finish. CONCURRENCY sets the games played at once (default: the number of cores); two
 # commands can share a 2-core machine with CONCURRENCY=1 each.
@@ -209,6 +216,23 @@ library_at() {
     echo "$dir/target/release/libgravity4.so"
 }
 
+# The tag of the removed experiment command $1 measures ("" for the others): its library is
+# built from there.
+pruned_tag() {
+    case $1 in
+    replies | replies-long) echo exp/reply-sequences ;;
+    graph | graph-lgr) echo exp/graph ;;
+    fpu) echo exp/fpu ;;
+    lgr2) echo exp/last-good-reply-2 ;;
+    exact) echo exp/exact-replies ;;
+    mast) echo exp/mast ;;
+    prior) echo exp/policy-prior ;;
+    tune) echo exp/transpositions ;;
+    ab | ab-2s | vs-d600866) echo "${AT:-}" ;;
+    *) echo "" ;;
+    esac
+}
+
 # A step 22 hint: configurations $2 and $3 of a copy of this build named after the
 # command, at GRAVITY4_MOVE_MS (default 200), with the SPRT, seed $4; the run directory is
 # $1-MS.
@@ -235,6 +259,12 @@ ABLATION_TECHNIQUES=(tactical-playouts keep-threats threat-sequences reuse endga
 # at a stale offset if the file was edited meanwhile.
 main() {
     COMMAND=${1:-chain}
+    local tag
+    tag=$(pruned_tag "$COMMAND")
+    if [ -n "$tag" ]; then
+        LIB=$(library_at "$tag")
+        echo "strength.sh: $COMMAND plays the library of $tag" >&2
+    fi
     case "$COMMAND" in
     chain)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-50}

@@ -10,23 +10,29 @@
 //!   move by move.
 //! - [`search`]: what a search does ([`search::SearchConfig`]: [`SearchConfig::classic`] or
 //!   the shipped default [`SearchConfig::strong`]), the node arena ([`search::tree`]),
-//!   selection and backup ([`search::ucb`]), playouts, the classic search
-//!   ([`search::uct`]), the strong one ([`search::strong`]) and the exact endgame solver
-//!   ([`search::endgame`]).
+//!   selection and backup ([`search::ucb`]), playouts and the policies they learn, the
+//!   classic search ([`search::uct`]), the strong one ([`search::strong`], working in a
+//!   [`search::strong::Workspace`]) and the exact endgame solver ([`search::endgame`]).
 //! - [`request`]: one call's validated position, last move and start time, the only thing
 //!   the strategies are handed.
-//! - [`session`]: budget, tree reuse, the tables kept between calls, telemetry.
+//! - [`settings`]: the numbers that matter and the environment's overrides, read once per
+//!   call.
+//! - [`session`]: budget, tree reuse, the workspace kept between calls, telemetry.
 //! - [`ffi`]: the outermost layer, raw judge arguments to a [`request::Request`] and back to
 //!   a `Point`, never panicking across the boundary; its [`export_course_abi!`] defines the
 //!   two symbols (here with the `abi` feature; the ladder invokes it for each rung).
 //!
-//! [`settings`] reads the environment once per call into the budget, the log switch and the
-//! [`SearchConfig`](search::SearchConfig): `GRAVITY4_MOVE_MS` (budget per move, default
-//! 2000), `GRAVITY4_LOG=1` (one telemetry line per move on stderr), `GRAVITY4_PROFILE`,
-//! `GRAVITY4_ENABLE`, `GRAVITY4_DISABLE` and `GRAVITY4_EXPLORATION` (see the README).
+//! The environment variables: `GRAVITY4_MOVE_MS` (budget per move, default 2000),
+//! `GRAVITY4_LOG=1` (one telemetry line per move on stderr), `GRAVITY4_PROFILE`,
+//! `GRAVITY4_ENABLE`, `GRAVITY4_DISABLE`, `GRAVITY4_EXPLORATION`, `GRAVITY4_PPA_RATE`,
+//! `GRAVITY4_ITERATIONS` and `GRAVITY4_SEED` (`docs/settings.md` describes each).
+//! The layering is checked on the source by `tests/layering.rs`.
 //!
 //! [`SearchConfig::classic`]: search::SearchConfig::classic
 //! [`SearchConfig::strong`]: search::SearchConfig::strong
+
+#![warn(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod ffi;
 pub mod position;

@@ -3,59 +3,40 @@
 //! The course judge calls `getPoint` on a new thread every move, loads one instance for both
 //! sides when a library plays itself, and runs game after game in one process. What is kept
 //! must be correct under all three, so it is keyed by *position*, never by thread or call
-//! count:
+//! count. It is the strong search's [`Workspace`] and the last search:
 //!
 //! - The tree arena's memory, so a call does not page-fault a fresh 100 MB in.
-//! - For the strong profile, the transposition table: its statistics belong to positions,
-//!   not to a game or a side, so they stay valid as long as the board does (a different
-//!   board size or blocked cell empties it).
 //! - For the strong profile, the exact endgame solver's table: its bounds are facts about
 //!   positions (keyed with the side to move), so an attempt that ran out of time leaves the
 //!   next one a head start. A different board empties it.
-//! - For the strong profile with `graph`, the graph of positions: like the tables above,
-//!   its nodes are facts about positions, so the next search starts from whatever it knows
-//!   about its root, however the game got there. A different board empties it.
+//! - For the strong profile, the learned playout tables' memory (emptied for every search).
 //! - For the strong profile, the last search: its root position, the move we chose and the
 //!   tree. If the new position is exactly that root plus our move plus the opponent's reply
 //!   (`lastX, lastY`), the search continues from that grandchild's subtree. Anything else (a
 //!   new game, the other side of a self-play game, a position edited by hand) fails the
 //!   comparison and starts a fresh tree.
-//! - For the strong profile with `keep-learned`, what the playouts learned in the last
-//!   search, kept under the same rule as the subtree: its tables are keyed by side (ours or
-//!   the opponent's), which only means the same thing in the same game from the same chair.
 //!
-//! It all sits behind one mutex; a concurrent second caller gets a fresh arena instead of
-//! waiting.
+//! It all sits behind one mutex; a concurrent second caller gets a fresh workspace instead
+//! of waiting.
 
-use crate::position::zobrist::position_key;
 use crate::position::{Position, centre_first};
 use crate::request::Request;
 use crate::search::endgame::{self, EndgameTable};
-use crate::search::graph::Graph;
-use crate::search::learned::Learned;
-use crate::search::transpositions::Transpositions;
-use crate::search::tree::NodeKind;
-use crate::search::tree::{ROOT, Tree};
-use crate::search::{Profile, SearchLimits, SearchReport, mcgs, strong, uct};
-use crate::settings::Settings;
+use crate::search::strong::Workspace;
+use crate::search::tree::{NodeKind, ROOT, Tree};
+use crate::search::{Profile, SearchLimits, SearchReport, strong, uct};
+use crate::settings::{ENDGAME_NODES_PER_ITERATION, Settings};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::sync::{Mutex, TryLockError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The state kept between calls.
 #[derive(Default)]
 struct Session {
-    tree: Tree,
-    /// Shared statistics per position (strong profile); kept while the board stays the same.
-    graph: Transpositions,
-    /// The exact solver's bounds (strong profile); kept while the board stays the same.
-    endgame: EndgameTable,
-    /// The graph search's positions (strong profile with `graph`); kept while the board
-    /// stays the same.
-    positions: Graph,
-    /// What the last tree search's playouts learned (strong profile with `keep-learned`).
-    learned: Option<Learned>,
+    /// The tree, the learned tables and the endgame table.
+    work: Workspace,
+    /// What the last strong search looked at and chose.
     last: Option<LastSearch>,
 }
 
@@ -66,6 +47,15 @@ struct LastSearch {
 }
 
 static SESSION: Mutex<Option<Session>> = Mutex::new(None);
+
+/// Forgets everything kept between calls, as if the library had just been loaded: for runs
+/// that must not depend on the calls before them (fuzzing, reproducible tests).
+pub fn reset() {
+    let mut guard = SESSION
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    *guard = None;
+}
 
 /// Chooses a column for `request` within the budget in `settings`.
 pub fn choose(request: &Request, settings: &Settings) -> usize {
@@ -82,39 +72,35 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
         None => fresh.get_or_insert_with(Session::default),
     };
     let limits = SearchLimits {
-        deadline: request.entry + settings.budget,
-        max_iterations: None,
+        deadline: deadline(request, settings),
+        max_iterations: settings.iterations,
         memory_bytes: settings.tree_bytes,
     };
-    let mut rng = SmallRng::from_os_rng();
+    let mut rng = match settings.seed {
+        Some(seed) => SmallRng::seed_from_u64(seed),
+        None => SmallRng::from_os_rng(),
+    };
     let config = &settings.search;
     let last = session
         .last
         .take()
         .filter(|last| continues_last_search(last, request));
-    let tree = &mut session.tree;
+    let work = &mut session.work;
     let (report, reused) = match config.profile {
         Profile::Classic => {
-            let report = uct::search(&request.position, tree, config, &limits, &mut rng);
+            let report = uct::search(&request.position, &mut work.tree, config, &limits, &mut rng);
             (report, 0)
         }
         Profile::Strong => {
-            let keep_learned = config.techniques.keep_learned && last.is_some();
-            let reused = reuse_subtree(tree, last.filter(|_| config.techniques.reuse), request);
-            let learned = session.learned.take().filter(|_| keep_learned);
+            let reused = reuse_subtree(
+                &mut work.tree,
+                last.filter(|_| config.techniques.reuse),
+                request,
+            );
             let endgame = config
                 .techniques
                 .endgame
-                .then(|| solve_endgame(request, settings, &mut session.endgame));
-            let mut switched_off = Transpositions::default();
-            let graph = if config.techniques.transpositions {
-                session
-                    .graph
-                    .prepare(&request.position, settings.table_bytes);
-                &mut session.graph
-            } else {
-                &mut switched_off
-            };
+                .then(|| solve_endgame(request, settings, &mut work.endgame));
             match endgame.flatten() {
                 Some(Endgame::Win(report)) => (Some(report), reused),
                 solved => {
@@ -122,29 +108,13 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
                         Some(Endgame::Excluded(losing)) => losing,
                         _ => 0,
                     };
-                    if plays_graph(settings, &request.position) {
-                        search_graph(request, settings, losing, &mut session.positions, &mut rng)
-                    } else {
-                        // A kept tree keeps its statistics; its root children the endgame
-                        // solver proved lost are marked so selection and the final choice
-                        // skip them.
-                        tree.mark_root_losses(losing);
-                        let mut learned = learned.unwrap_or_else(|| {
-                            Learned::new(&config.techniques, config.adaptation_rate)
-                        });
-                        let report = strong::search_learning(
-                            &request.position,
-                            losing,
-                            tree,
-                            graph,
-                            &mut learned,
-                            config,
-                            &limits,
-                            &mut rng,
-                        );
-                        session.learned = config.techniques.keep_learned.then_some(learned);
-                        (report, reused)
-                    }
+                    // A kept tree keeps its statistics; its root children the endgame
+                    // solver proved lost are marked so selection and the final choice
+                    // skip them.
+                    work.tree.mark_root_losses(losing);
+                    let position = &request.position;
+                    let report = strong::search(position, losing, work, config, &limits, &mut rng);
+                    (report, reused)
                 }
             }
         }
@@ -166,54 +136,9 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
         });
     }
     if settings.log {
-        // Which search played (when the endgame solver found the win, the one that would have).
-        let search = match config.profile {
-            Profile::Strong if plays_graph(settings, &request.position) => "graph",
-            _ => "tree",
-        };
-        log_line(request, &report, (config.profile, search), reused);
+        log_line(request, &report, config.profile, reused);
     }
     report.col
-}
-
-/// True when the graph, not the tree, searches `position`: the `graph` technique is on and
-/// the board has at least [`Settings::graph_min_cells`] cells.
-fn plays_graph(settings: &Settings, position: &Position) -> bool {
-    settings.search.techniques.graph
-        && position.rows() * position.cols() >= settings.graph_min_cells
-}
-
-/// Runs the graph search for `request`, continuing from what the kept graph knows about its
-/// position (or from nothing without `reuse`); returns the report and the visits the root
-/// already had.
-fn search_graph(
-    request: &Request,
-    settings: &Settings,
-    losing: u16,
-    positions: &mut Graph,
-    rng: &mut SmallRng,
-) -> (Option<SearchReport>, u32) {
-    if !settings.search.techniques.reuse {
-        positions.clear();
-    }
-    let root_key = position_key(request.position.stones_key(), request.position.to_move());
-    let known = positions
-        .find(root_key)
-        .map_or(0, |id| positions.node(id).visits);
-    let limits = SearchLimits {
-        deadline: request.entry + settings.budget,
-        max_iterations: None,
-        memory_bytes: settings.graph_bytes,
-    };
-    let report = mcgs::search(
-        &request.position,
-        losing,
-        positions,
-        &settings.search,
-        &limits,
-        rng,
-    );
-    (report, known)
 }
 
 /// Share of the move budget the exact solver may use before MCTS takes over: small, because
@@ -252,9 +177,14 @@ fn solve_endgame(
     if pos.empty_cells() > endgame_max_empty(share) {
         return None;
     }
-    let deadline = request.entry + share;
     table.prepare(pos);
-    let solve = endgame::solve_root(pos, table, deadline);
+    let solve = match settings.iterations {
+        Some(iterations) => {
+            let nodes = iterations.saturating_mul(ENDGAME_NODES_PER_ITERATION);
+            endgame::solve_root_within(pos, table, deadline(request, settings), nodes)
+        }
+        None => endgame::solve_root(pos, table, request.entry + share),
+    };
     if let Some(col) = solve.winning_move() {
         return Some(Endgame::Win(SearchReport {
             proof: NodeKind::Win,
@@ -268,6 +198,15 @@ fn solve_endgame(
     // When every move loses, the search still picks the one that resists longest.
     let open = pos.open_columns();
     Some(Endgame::Excluded(if losing == open { 0 } else { losing }))
+}
+
+/// When the search must stop: the budget after the call's entry, or with a fixed iteration
+/// count ([`Settings::iterations`]) a day later, so that only the count stops it.
+fn deadline(request: &Request, settings: &Settings) -> Instant {
+    match settings.iterations {
+        Some(_) => request.entry + Duration::from_secs(24 * 3600),
+        None => request.entry + settings.budget,
+    }
 }
 
 /// True when `request`'s position is exactly the last search's root plus the move we chose
@@ -305,14 +244,9 @@ fn reuse_subtree(tree: &mut Tree, last: Option<LastSearch>, request: &Request) -
     }
 }
 
-fn log_line(
-    request: &Request,
-    report: &SearchReport,
-    (profile, search): (Profile, &str),
-    reused: u32,
-) {
+fn log_line(request: &Request, report: &SearchReport, profile: Profile, reused: u32) {
     eprintln!(
-        "gravity4: ms={} iterations={} nodes={} move={} winrate={:.4} proof={:?} reused={} profile={} search={search}",
+        "gravity4: ms={} iterations={} nodes={} move={} winrate={:.4} proof={:?} reused={} profile={}",
         request.entry.elapsed().as_millis(),
         report.iterations,
         report.nodes,
@@ -328,70 +262,6 @@ fn log_line(
 mod tests {
     use super::*;
     use crate::position::Position;
-    use std::sync::PoisonError;
-    use std::time::Instant;
-
-    #[test]
-    fn the_graph_searches_the_boards_it_is_asked_to() {
-        let mut settings = Settings::from_env();
-        settings.search.techniques.graph = true;
-        settings.graph_min_cells = 121;
-        let small = Position::new(10, 12, 0, 0).unwrap();
-        let large = Position::new(11, 11, 0, 0).unwrap();
-        assert!(!plays_graph(&settings, &small) && plays_graph(&settings, &large));
-        settings.graph_min_cells = 0;
-        assert!(plays_graph(&settings, &small));
-        settings.search.techniques.graph = false;
-        assert!(!plays_graph(&settings, &large));
-    }
-
-    /// With `keep-learned`, our next move of the same game goes on learning into the tables
-    /// of the last search; a position that does not continue it (a new game) starts them
-    /// afresh, and without the switch none are kept. (The only test that calls [`choose`],
-    /// so nothing else touches the session meanwhile.)
-    #[test]
-    fn learned_tables_are_kept_for_the_next_move_of_the_game() {
-        let learned = || {
-            let session = SESSION.lock().unwrap_or_else(PoisonError::into_inner);
-            let kept = session.as_ref().and_then(|s| s.learned.as_ref());
-            kept.map(Learned::iterations_learned)
-        };
-        let ask = |position: &Position, last_move, ms, keep_learned| {
-            let mut settings = Settings::from_env();
-            settings.budget = Duration::from_millis(ms);
-            settings.log = false;
-            settings.search.techniques.keep_learned = keep_learned;
-            let entry = Instant::now();
-            let request = Request {
-                position: position.clone(),
-                last_move,
-                entry,
-            };
-            choose(&request, &settings)
-        };
-        let board = Position::new(9, 9, 0, 0).unwrap();
-        let ours = ask(&board, None, 300, true);
-        let first = learned().expect("kept");
-        assert!(first > 0);
-        let mut next = board.clone();
-        next.play(ours);
-        let theirs = (ours + 1) % 9;
-        let row = next.landing_row(theirs);
-        next.play(theirs);
-        // A 1 ms search learns from far fewer iterations than the 300 ms one: only the kept
-        // tables can hold more than the first search's.
-        ask(&next, Some((row, theirs)), 1, true);
-        let second = learned().expect("kept");
-        assert!(second > first, "{second} after {first}");
-        ask(&board, None, 1, true);
-        let fresh = learned().expect("kept");
-        assert!(
-            fresh < first,
-            "a new game learned {fresh}, the first search {first}"
-        );
-        ask(&board, None, 1, false);
-        assert_eq!(learned(), None);
-    }
 
     #[test]
     fn the_solver_is_tried_earlier_with_more_time() {

@@ -5,8 +5,7 @@
 //! the bench and the tests build with [`SearchConfig::strong`] and
 //! [`SearchConfig::classic`]).
 
-use crate::search::config::STRONG_EXPLORATION;
-use crate::search::learned::ADAPTATION_RATE;
+use crate::search::config::{ADAPTATION_RATE, STRONG_EXPLORATION};
 use crate::search::{Profile, SearchConfig, Techniques};
 use std::time::Duration;
 
@@ -17,15 +16,6 @@ pub const DEFAULT_MOVE_MS: u64 = 2000;
 /// Tree memory cap: 256 MiB keeps the whole library far below the online platform's ~1 GB.
 pub const DEFAULT_TREE_BYTES: usize = 256 << 20;
 
-/// Graph memory cap (the strong profile with `graph`): nodes, edges and the position index
-/// together. 384 MiB holds about four million positions, several moves' searches at 2 s, and
-/// keeps the library's peak below 512 MB (the tree is not allocated when the graph plays).
-pub const DEFAULT_GRAPH_BYTES: usize = 384 << 20;
-
-/// Transposition table size: 2^21 positions of 16 bytes, room for several moves' searches
-/// (a 2 s strong search adds well under a million positions).
-pub const DEFAULT_TABLE_BYTES: usize = 32 << 20;
-
 /// Environment variable overriding the per-move budget in milliseconds.
 pub const ENV_MOVE_MS: &str = "GRAVITY4_MOVE_MS";
 /// Environment variable that turns on one telemetry line per call on stderr when `1`.
@@ -35,36 +25,38 @@ pub const ENV_LOG: &str = "GRAVITY4_LOG";
 pub const ENV_PROFILE: &str = "GRAVITY4_PROFILE";
 
 /// Environment variable switching techniques of the strong profile off, for measuring each
-/// one on its own: a comma list of `tactical-playouts`, `keep-threats`, `reuse`, `endgame`,
-/// `transpositions`, `threat-sequences`, `reply-sequences`, `early-stop`, `graph`,
-/// `catch-up`, `last-good-reply`, `last-good-reply-2`, `exact-replies`, `mast`,
-/// `policy-adaptation`, `policy-prior`, `keep-learned`, `ppa-loser`, `ppa-pairs`,
-/// `ppa-follow-ups`, `ppa-tree`.
+/// one on its own: a comma list of the names in [`Techniques::SWITCHES`]
+/// (`tactical-playouts`, `keep-threats`, `reuse`, `endgame`, `threat-sequences`,
+/// `early-stop`, `last-good-reply`, `policy-adaptation`, `ppa-pairs`). A name that is not
+/// one is reported on stderr and ignored; the others apply.
 pub const ENV_DISABLE: &str = "GRAVITY4_DISABLE";
 
-/// Environment variable switching on techniques that are off by default (the same names as
-/// [`ENV_DISABLE`]; applied before it).
+/// Environment variable switching techniques on (the same names as [`ENV_DISABLE`]; applied
+/// before it): of the nine, only `early-stop` is off by default.
 pub const ENV_ENABLE: &str = "GRAVITY4_ENABLE";
 
 /// Environment variable overriding the strong profile's UCB1 exploration constant (a tuning
 /// knob; `classic` always uses the course's 0.8).
 pub const ENV_EXPLORATION: &str = "GRAVITY4_EXPLORATION";
 
-/// Environment variable for the strong profile's first-play urgency (an experiment, off by
-/// default): a number in -1..=1, the offset over the parent's value at which a child not yet
-/// visited is scored ([`SearchConfig::first_play`]); `none` or unset leaves UCB1's "every
-/// child once first".
-pub const ENV_FIRST_PLAY: &str = "GRAVITY4_FPU";
-
 /// Environment variable overriding the step of playout policy adaptation on a log-weight
 /// (a tuning knob, [`ADAPTATION_RATE`] by default): a number in (0, 2].
 pub const ENV_ADAPTATION_RATE: &str = "GRAVITY4_PPA_RATE";
 
-/// Environment variable for an experiment (unset by default): with the `graph` technique on,
-/// the graph searches only boards of at least this many cells (rows x columns), smaller
-/// boards the tree. In 200 games at 2 s the graph scored best on the largest boards
-/// (STRENGTH.md step 18c).
-pub const ENV_GRAPH_MIN_CELLS: &str = "GRAVITY4_GRAPH_MIN_CELLS";
+/// Environment variable asking for a fixed number of search iterations per move instead of
+/// the clock, so that a move can be reproduced (with [`ENV_SEED`]); the budget is then not
+/// enforced. The endgame solver gets [`ENDGAME_NODES_PER_ITERATION`] nodes per iteration
+/// instead of its share of the time.
+pub const ENV_ITERATIONS: &str = "GRAVITY4_ITERATIONS";
+
+/// Environment variable seeding the search's random generator (a number), instead of the
+/// operating system's entropy: with [`ENV_ITERATIONS`], the same position gets the same move.
+pub const ENV_SEED: &str = "GRAVITY4_SEED";
+
+/// With a fixed iteration count, the endgame solver's node budget per iteration: a solver
+/// node costs about a tenth of an iteration of the strong search, so 16 gives it roughly the
+/// share of the work [`ENDGAME_SHARE`](crate::session) gives it of the time.
+pub const ENDGAME_NODES_PER_ITERATION: u64 = 16;
 
 /// Settings read from the environment at each call (cheap, and tests can change them).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,15 +65,12 @@ pub struct Settings {
     pub budget: Duration,
     /// Bytes of tree nodes the search may allocate.
     pub tree_bytes: usize,
-    /// Bytes of the strong profile's transposition table.
-    pub table_bytes: usize,
-    /// Bytes of the graph search's positions.
-    pub graph_bytes: usize,
-    /// With the `graph` technique, the fewest cells (rows x columns) a board needs for the
-    /// graph to search it; smaller boards use the tree. 0: every board.
-    pub graph_min_cells: usize,
     /// Print one `key=value` line per call on stderr.
     pub log: bool,
+    /// Search exactly this many iterations per move, whatever the clock ([`ENV_ITERATIONS`]).
+    pub iterations: Option<u64>,
+    /// Seed the search's generator with this instead of the OS ([`ENV_SEED`]).
+    pub seed: Option<u64>,
     /// The search that plays: [`SearchConfig::strong`] unless the environment says otherwise.
     pub search: SearchConfig,
 }
@@ -104,27 +93,43 @@ impl Settings {
         Settings {
             budget: Duration::from_millis(budget_ms),
             tree_bytes: DEFAULT_TREE_BYTES,
-            table_bytes: DEFAULT_TABLE_BYTES,
-            graph_bytes: DEFAULT_GRAPH_BYTES,
-            graph_min_cells: graph_min_cells(std::env::var(ENV_GRAPH_MIN_CELLS).ok()),
             log: std::env::var(ENV_LOG).is_ok_and(|v| v == "1"),
+            iterations: count(std::env::var(ENV_ITERATIONS).ok(), ENV_ITERATIONS, 1),
+            seed: count(std::env::var(ENV_SEED).ok(), ENV_SEED, 0),
             search: search_config(|name| std::env::var(name).ok()),
         }
     }
 }
 
-/// The board size from which the graph searches, from `GRAVITY4_GRAPH_MIN_CELLS` (0 when
-/// unset; a malformed value is reported on stderr and ignored).
-fn graph_min_cells(text: Option<String>) -> usize {
-    let Some(text) = text else { return 0 };
-    text.trim().parse().unwrap_or_else(|_| {
-        eprintln!("gravity4: ignoring {ENV_GRAPH_MIN_CELLS}={text:?}: expected a number of cells");
-        0
-    })
+impl Default for Settings {
+    /// What the library plays with when the environment sets nothing.
+    fn default() -> Settings {
+        Settings {
+            budget: Duration::from_millis(DEFAULT_MOVE_MS),
+            tree_bytes: DEFAULT_TREE_BYTES,
+            log: false,
+            iterations: None,
+            seed: None,
+            search: SearchConfig::strong(),
+        }
+    }
+}
+
+/// The whole number of at least `min` in `text` (the variable `name`), or `None` when unset;
+/// a malformed value is reported on stderr and read as unset.
+fn count(text: Option<String>, name: &str, min: u64) -> Option<u64> {
+    let text = text?;
+    match text.trim().parse::<u64>() {
+        Ok(n) if n >= min => Some(n),
+        _ => {
+            eprintln!("gravity4: ignoring {name}={text:?}: expected a whole number >= {min}");
+            None
+        }
+    }
 }
 
 /// The [`SearchConfig`] that `GRAVITY4_PROFILE`, `GRAVITY4_ENABLE`, `GRAVITY4_DISABLE`,
-/// `GRAVITY4_EXPLORATION`, `GRAVITY4_FPU` and `GRAVITY4_PPA_RATE` ask for, read through
+/// `GRAVITY4_EXPLORATION` and `GRAVITY4_PPA_RATE` ask for, read through
 /// `var` (the environment, or a table in tests); a malformed value is reported on stderr and
 /// its default used.
 fn search_config(var: impl Fn(&str) -> Option<String>) -> SearchConfig {
@@ -137,14 +142,10 @@ fn search_config(var: impl Fn(&str) -> Option<String>) -> SearchConfig {
     };
     let enable = var(ENV_ENABLE).unwrap_or_default();
     let disable = var(ENV_DISABLE).unwrap_or_default();
-    let techniques = Techniques::parse(&enable, &disable).unwrap_or_else(|unknown| {
-        eprintln!(
-            "gravity4: ignoring {ENV_ENABLE}={enable:?} and {ENV_DISABLE}={disable:?}: \
-                 unknown {unknown:?} (expected {})",
-            Techniques::SWITCHES.map(|(name, _)| name).join(", ")
-        );
-        Techniques::DEFAULT
-    });
+    let (techniques, unknown) = Techniques::parse(&enable, &disable);
+    for name in unknown {
+        eprintln!("gravity4: ignoring a name in {ENV_ENABLE} or {ENV_DISABLE}: {name}");
+    }
     let strong_exploration = number(
         &var,
         ENV_EXPLORATION,
@@ -152,15 +153,6 @@ fn search_config(var: impl Fn(&str) -> Option<String>) -> SearchConfig {
         "a number >= 0",
     )
     .unwrap_or(STRONG_EXPLORATION);
-    let first_play = match var(ENV_FIRST_PLAY) {
-        Some(text) if text.trim() == "none" => None,
-        _ => number(
-            &var,
-            ENV_FIRST_PLAY,
-            |offset| (-1.0..=1.0).contains(&offset),
-            "a number in -1..=1 or none",
-        ),
-    };
     let adaptation_rate = number(
         &var,
         ENV_ADAPTATION_RATE,
@@ -176,7 +168,6 @@ fn search_config(var: impl Fn(&str) -> Option<String>) -> SearchConfig {
             profile,
             exploration: strong_exploration,
             techniques,
-            first_play,
             adaptation_rate,
         },
     }
@@ -228,7 +219,7 @@ mod tests {
         let vars = [
             (ENV_PROFILE, "classic"),
             (ENV_EXPLORATION, "0.3"),
-            (ENV_ENABLE, "transpositions"),
+            (ENV_ENABLE, "early-stop"),
         ];
         assert_eq!(search_with(&vars), SearchConfig::classic());
     }
@@ -245,35 +236,23 @@ mod tests {
         assert!(config.techniques.early_stop && !config.techniques.reuse);
         let bad = search_with(&[(ENV_EXPLORATION, "-1"), (ENV_DISABLE, "bogus")]);
         assert_eq!(bad, SearchConfig::strong());
+        // A removed or unknown name is left out; the rest of the lists apply.
+        let some = search_with(&[(ENV_ENABLE, "graph,early-stop"), (ENV_DISABLE, "fpu,reuse")]);
+        assert!(some.techniques.early_stop && !some.techniques.reuse);
     }
 
     #[test]
-    fn the_graph_board_size_is_a_count_or_every_board() {
-        assert_eq!(graph_min_cells(None), 0);
-        assert_eq!(graph_min_cells(Some(" 121".into())), 121);
-        assert_eq!(graph_min_cells(Some("big".into())), 0);
-        assert_eq!(graph_min_cells(Some("-5".into())), 0);
-    }
-
-    #[test]
-    fn first_play_urgency_is_an_offset_in_range_or_none() {
-        assert_eq!(
-            search_with(&[(ENV_FIRST_PLAY, "0.25")]).first_play,
-            Some(0.25)
-        );
-        assert_eq!(
-            search_with(&[(ENV_FIRST_PLAY, "-0.1")]).first_play,
-            Some(-0.1)
-        );
-        for off in ["none", "2", "x", "NaN"] {
-            assert_eq!(
-                search_with(&[(ENV_FIRST_PLAY, off)]).first_play,
-                None,
-                "{off}"
-            );
+    fn iterations_and_seed_are_whole_numbers() {
+        assert_eq!(count(None, ENV_ITERATIONS, 1), None);
+        assert_eq!(count(Some(" 500".into()), ENV_ITERATIONS, 1), Some(500));
+        assert_eq!(count(Some("0".into()), ENV_ITERATIONS, 1), None);
+        assert_eq!(count(Some("0".into()), ENV_SEED, 0), Some(0));
+        for bad in ["-3", "1e3", "many", ""] {
+            assert_eq!(count(Some(bad.into()), ENV_SEED, 0), None, "{bad}");
         }
-        let classic = [(ENV_PROFILE, "classic"), (ENV_FIRST_PLAY, "0.1")];
-        assert_eq!(search_with(&classic), SearchConfig::classic());
+        let defaults = Settings::default();
+        assert_eq!((defaults.iterations, defaults.seed), (None, None));
+        assert_eq!(defaults.search, SearchConfig::strong());
     }
 
     #[test]

@@ -418,14 +418,6 @@ impl ThreatPosition {
         self.key
     }
 
-    /// The [`Self::key`] of the position after the side to move plays `col` (which must be
-    /// open), without playing it.
-    #[inline(always)]
-    pub fn key_after(&self, col: usize) -> u64 {
-        let side = self.pos.to_move();
-        self.key ^ zobrist::stone(side, self.pos.landing_row(col), col)
-    }
-
     /// How many empty cells would complete four for `side`: the endgame solver tries first
     /// the move that leaves the mover the most of them (as Pons' solver orders its moves).
     pub fn threat_count(&self, side: Side) -> u32 {

@@ -1,34 +1,26 @@
-//! Speed work must not change what the searches do: for fixed seeds and iteration counts,
-//! the playouts and searches below give exactly the results recorded from main's library
-//! at commit f364d80 (before the speed work of issue 17 was rebased onto it; the same
-//! test, written for the older API, had recorded d600866's library before that work). A change that alters them on purpose (a different
-//! but equally random move choice, say) must say so and re-record them, and needs a
-//! strength match.
+//! Speed work and clean-ups must not change what the searches do: for fixed seeds and
+//! iteration counts, the playouts, searches and whole games below give exactly the results
+//! recorded. A change that alters them on purpose (a different but equally random move
+//! choice, say) must say so, needs a strength match, and re-records them.
 //!
-//! The graph search's rows were added later, recorded from 7e8b57f's library, whose graph
-//! search gives the same reports and generator states as that of 97edf70, the build that
-//! run 18c of STRENGTH.md measures at 2 s.
-//!
-//! Those searches had no learned playout policy, so their rows run with last good replies
-//! off. The rows `strong+lgr` (the shipped default of step 22b of STRENGTH.md) and
-//! `graph+lgr` were recorded from the build that made the replies the default. The
-//! `strong+lgr` rows are also what 54b5caa's library gives (checked by running this test
-//! there), the library step 22b measures at 2 s; the graph search learned replies later.
-//! The `strong+ppa` rows (replies and playout policy adaptation, the shipped default since
-//! step 22g) were recorded from 6192eeb's library, the one step 22g measures at 2 s.
-//! The `strong+pairs` rows (replies, policy adaptation and its pair weights, the shipped
-//! default since step 28) were recorded from the build that made the pairs the default,
-//! whose `GRAVITY4_ENABLE=ppa-pairs` is what step 28 measures at 2 s (d8ed20c's library).
+//! - The playouts and the searches `classic`, `strong` (without learned policies) and
+//!   `strong-chains` were recorded from f364d80's library (d600866's before that, with an
+//!   older API); `strong+lgr` from the build that made last good replies the default (the
+//!   library step 22b of the notebook measures at 2 s, 54b5caa); `strong+ppa` from 6192eeb's
+//!   (step 22g); `strong+pairs`, the shipped default's search, from the build that made the
+//!   pair weights the default (step 28, d8ed20c).
+//! - The whole games through `session::choose` (the default, the ladder's pinned search
+//!   and classic) were recorded from e00eaf7, the last commit before issue 36 removed the
+//!   experiments; they still pass after it.
 //!
 //! Re-record with `GRAVITY4_RECORD=1 cargo test --release --test exactness -- --nocapture`.
 
 use gravity4::position::Position;
-use gravity4::position::zobrist::position_key;
-use gravity4::search::graph::Graph;
-use gravity4::search::playout::{Outcome, random_playout, tactical_playout};
-use gravity4::search::transpositions::Transpositions;
-use gravity4::search::tree::{ROOT, Tree};
-use gravity4::search::{SearchConfig, SearchLimits, SearchReport, mcgs, strong, uct};
+use gravity4::search::outcome::Outcome;
+use gravity4::search::playout::{random_playout, tactical_playout};
+use gravity4::search::strong::Workspace;
+use gravity4::search::tree::ROOT;
+use gravity4::search::{SearchConfig, SearchLimits, SearchReport, strong, uct};
 use gravity4::threats::ThreatPosition;
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
@@ -152,61 +144,36 @@ fn report_hash(report: &SearchReport) -> Fnv {
 }
 
 /// Runs one profile's search for `ITERATIONS` and folds in the report and every root
-/// child's statistics.
+/// child's statistics. The profiles are the shipped default with fewer of its techniques
+/// (in the order they were added), so that a change shows where it begins.
 fn search_checksum(root: &Position, profile: &str, seed: u64) -> u64 {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut tree = Tree::default();
+    let mut work = Workspace::default();
     let limits = fixed_limits();
     let mut config = SearchConfig::strong();
     let learned = ["strong+lgr", "strong+ppa", "strong+pairs"];
     config.techniques.last_good_reply = learned.contains(&profile);
     config.techniques.policy_adaptation = learned[1..].contains(&profile);
     config.techniques.ppa_pairs = profile == "strong+pairs";
-    config.techniques.reply_sequences = profile == "strong+replies";
     config.techniques.threat_sequences = profile != "strong-chains";
-    let mut graph = Transpositions::default();
-    if profile == "strong+table" {
-        config.techniques.transpositions = true;
-        graph.prepare(root, 16 << 20);
-    }
     let report = match profile {
-        "classic" => uct::search(root, &mut tree, &SearchConfig::classic(), &limits, &mut rng),
-        _ => strong::search(root, 0, &mut tree, &mut graph, &config, &limits, &mut rng),
+        "classic" => uct::search(
+            root,
+            &mut work.tree,
+            &SearchConfig::classic(),
+            &limits,
+            &mut rng,
+        ),
+        _ => strong::search(root, 0, &mut work, &config, &limits, &mut rng),
     }
     .unwrap();
     let mut h = report_hash(&report);
-    for c in tree.children(ROOT) {
+    for c in work.tree.children(ROOT) {
         h.add(u64::from(c.col));
         h.add(u64::from(c.visits));
         h.add(u64::from(c.half_points));
         h.add(c.kind as u64);
         h.add(u64::from(c.child_count));
-    }
-    h.add(rng.next_u64());
-    h.0
-}
-
-/// Runs the graph search (with or without the catch-up stop, with or without last good
-/// replies) for `ITERATIONS` from a fresh graph and folds in the report and every root
-/// edge's statistics.
-fn graph_checksum(root: &Position, catch_up: bool, replies: bool, seed: u64) -> u64 {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let limits = fixed_limits();
-    let mut config = SearchConfig::strong();
-    config.techniques.graph = true;
-    config.techniques.catch_up = catch_up;
-    config.techniques.last_good_reply = replies;
-    config.techniques.policy_adaptation = false;
-    let mut graph = Graph::default();
-    let report = mcgs::search(root, 0, &mut graph, &config, &limits, &mut rng).unwrap();
-    let mut h = report_hash(&report);
-    let root_key = position_key(root.stones_key(), root.to_move());
-    let root_id = graph.find(root_key).expect("the root is in the graph");
-    for e in graph.edges(root_id) {
-        h.add(u64::from(e.col));
-        h.add(u64::from(e.visits));
-        h.add(u64::from(e.q.to_bits()));
-        h.add(e.kind as u64);
     }
     h.add(rng.next_u64());
     h.0
@@ -230,8 +197,6 @@ fn checksums() -> Vec<(String, u64)> {
             "classic",
             "strong",
             "strong-chains",
-            "strong+replies",
-            "strong+table",
             "strong+lgr",
             "strong+ppa",
             "strong+pairs",
@@ -241,21 +206,11 @@ fn checksums() -> Vec<(String, u64)> {
                 search_checksum(pos, profile, seed),
             ));
         }
-        for (profile, catch_up, replies) in [
-            ("graph", true, false),
-            ("graph-no-catch-up", false, false),
-            ("graph+lgr", true, true),
-        ] {
-            out.push((
-                format!("pos{i} search {profile}"),
-                graph_checksum(pos, catch_up, replies, seed),
-            ));
-        }
     }
     out
 }
 
-/// Recorded from f364d80's library (the graph and `+lgr` rows later: see the top).
+/// Recorded from f364d80's library and later ones (see the top).
 const RECORDED: &[(&str, u64)] = &[
     ("pos0 tactical keep", 0x20cb7352b6fe09a2),
     ("pos0 tactical plain", 0x8fa29eb2335dbac9),
@@ -263,56 +218,36 @@ const RECORDED: &[(&str, u64)] = &[
     ("pos0 search classic", 0xd1d962a764920198),
     ("pos0 search strong", 0x483e806d940aee01),
     ("pos0 search strong-chains", 0xf5df4814dde1d9ec),
-    ("pos0 search strong+replies", 0x0d8764cdb261af3d),
-    ("pos0 search strong+table", 0xa9f4578e743905c1),
     ("pos0 search strong+lgr", 0xa1327987bbcd0b34),
     ("pos0 search strong+ppa", 0x24c046ef97acaf27),
     ("pos0 search strong+pairs", 0x235c67d2ffa3b652),
-    ("pos0 search graph", 0xb1f413d1a3755336),
-    ("pos0 search graph-no-catch-up", 0xf21c16e5ace514f6),
-    ("pos0 search graph+lgr", 0x4384e72e16f5c717),
     ("pos1 tactical keep", 0x73d8a59e2bc5b496),
     ("pos1 tactical plain", 0xc722c7c21d390f83),
     ("pos1 random", 0xb53f9e399023e54f),
     ("pos1 search classic", 0x564f91b1dd7cf40c),
     ("pos1 search strong", 0x5246b67ec7b582bd),
     ("pos1 search strong-chains", 0xf196a174d7eead58),
-    ("pos1 search strong+replies", 0x2fe3b32c6164e8bd),
-    ("pos1 search strong+table", 0x90fdc9180259a27d),
     ("pos1 search strong+lgr", 0xb64a4fd6e0cd80bc),
     ("pos1 search strong+ppa", 0xd7785ae8ba011fe6),
     ("pos1 search strong+pairs", 0x33c230e0213f10d2),
-    ("pos1 search graph", 0x6dec5198f69765cf),
-    ("pos1 search graph-no-catch-up", 0x5a15e7514f39a82a),
-    ("pos1 search graph+lgr", 0x6b0bd9661cf6a368),
     ("pos2 tactical keep", 0x4426ecab11f18e2d),
     ("pos2 tactical plain", 0x06ae0552276b68f6),
     ("pos2 random", 0x4712cd6699ccaccd),
     ("pos2 search classic", 0xca792e00df1290ed),
     ("pos2 search strong", 0x1ba6639da62bf201),
     ("pos2 search strong-chains", 0x14f510df2669fba2),
-    ("pos2 search strong+replies", 0x94de75482a3e0d51),
-    ("pos2 search strong+table", 0x6c774baff704dc70),
     ("pos2 search strong+lgr", 0x90744341efe8bd7f),
     ("pos2 search strong+ppa", 0x4b2ec0ded0e3e092),
     ("pos2 search strong+pairs", 0x9bcca1c03ec4d9c3),
-    ("pos2 search graph", 0xf6593b403e8d95c1),
-    ("pos2 search graph-no-catch-up", 0x6977563b08f1772f),
-    ("pos2 search graph+lgr", 0x19824215c5421ba0),
     ("pos3 tactical keep", 0x753e9f21f9f4cf24),
     ("pos3 tactical plain", 0xaea1553cdf0577b9),
     ("pos3 random", 0x40da63286fe0bfc1),
     ("pos3 search classic", 0x15b9999c655101d6),
     ("pos3 search strong", 0x9aa7b42456488361),
     ("pos3 search strong-chains", 0xbf1cc4ae4675c340),
-    ("pos3 search strong+replies", 0xf8e3fbbcaa2a15bc),
-    ("pos3 search strong+table", 0x0ad470f31f91bed9),
     ("pos3 search strong+lgr", 0xd50b139ab3efed5a),
     ("pos3 search strong+ppa", 0x3ced480559715461),
     ("pos3 search strong+pairs", 0xcbc6a69dd508bf30),
-    ("pos3 search graph", 0x569e138c0e7e15cd),
-    ("pos3 search graph-no-catch-up", 0xb300ff156236d505),
-    ("pos3 search graph+lgr", 0x7c7ff86effa62a58),
 ];
 
 #[test]
@@ -325,5 +260,154 @@ fn playouts_and_searches_match_the_recorded_results() {
         return;
     }
     let recorded: Vec<(String, u64)> = RECORDED.iter().map(|&(l, s)| (l.into(), s)).collect();
+    assert_eq!(got, recorded);
+}
+
+/// Whole games through [`session::choose`], the code path of `getPoint`, at a fixed iteration
+/// count and seed: the searches above plus what the session adds (the endgame solver with a
+/// node budget, subtree reuse between our moves, the tables kept between calls). The
+/// opponent plays columns drawn from its own seeded generator, so our moves meet positions
+/// that continue our last search (reuse) and games run to their end (the solver). Folds
+/// every move of each game.
+mod games {
+    use super::Fnv;
+    use gravity4::position::Position;
+    use gravity4::request::Request;
+    use gravity4::search::{Profile, SearchConfig, Techniques};
+    use gravity4::session;
+    use gravity4::settings::Settings;
+    use gravity4::threats::ThreatPosition;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    use std::time::Instant;
+
+    /// Iterations per move: enough for the tactics, proofs and reuse to matter.
+    const ITERATIONS: u64 = 3_000;
+
+    /// The search the ladder's UCT rungs 8-10 pin (`LADDER_SEARCH` in
+    /// ladder/core/src/uct.rs): UCB1 c = 0.8, tactical playouts, reuse, the endgame solver
+    /// and the early stop, nothing else.
+    fn ladder_search() -> SearchConfig {
+        SearchConfig {
+            profile: Profile::Strong,
+            exploration: 0.8,
+            techniques: Techniques {
+                tactical_playouts: true,
+                reuse: true,
+                endgame: true,
+                early_stop: true,
+                ..Techniques::NONE
+            },
+            ..SearchConfig::strong()
+        }
+    }
+
+    /// The board size and blocked cell of each game, and how many plies the opponent's
+    /// policy plays for both sides before we join: the smallest and largest course boards,
+    /// a blocked cell on the bottom row and one on the top row; the games with a prefix
+    /// reach the endgame solver's range (57 empty cells at the default budget).
+    const BOARDS: [((usize, usize, usize, usize), usize); 4] = [
+        ((9, 9, 8, 4), 0),
+        ((12, 12, 0, 11), 0),
+        ((10, 11, 9, 5), 50),
+        ((11, 9, 5, 0), 40),
+    ];
+
+    /// Plays one game on `board`, us first (after the `prefix`) when `we_start`, and folds
+    /// every move.
+    fn game(
+        settings: &Settings,
+        ((rows, cols, no_x, no_y), prefix): ((usize, usize, usize, usize), usize),
+        we_start: bool,
+        seed: u64,
+        h: &mut Fnv,
+    ) {
+        // The side to move first is `Us` in the position's terms whoever it is: the search
+        // plays whichever side is to move.
+        let mut pos = Position::new(rows, cols, no_x, no_y).unwrap();
+        let mut them = SmallRng::seed_from_u64(seed);
+        let mut last_move = None;
+        let mut our_turn = we_start;
+        for ply in 0.. {
+            let col = if our_turn && ply >= prefix {
+                let request = Request {
+                    position: pos.clone(),
+                    last_move,
+                    entry: Instant::now(),
+                };
+                session::choose(&request, settings)
+            } else {
+                // Win at once, block when forced, else a random move that does not lose on
+                // the spot: games last long enough to reach the endgame solver.
+                let tactics = ThreatPosition::new(pos.clone()).tactics();
+                let choice = match (tactics.wins, tactics.candidates()) {
+                    (0, 0) => tactics.open,
+                    (0, candidates) => candidates,
+                    (wins, _) => wins,
+                };
+                let options: Vec<usize> = (0..cols).filter(|&c| choice & 1 << c != 0).collect();
+                options[them.random_range(0..options.len())]
+            };
+            h.add(col as u64);
+            let row = pos.landing_row(col);
+            let won = pos.play(col);
+            last_move = Some((row, col));
+            if won || pos.empty_cells() == 0 {
+                h.add(u64::from(won));
+                return;
+            }
+            our_turn = !our_turn;
+        }
+    }
+
+    /// The fold of every game of `search`: each board, us first and second.
+    pub fn checksum(search: SearchConfig) -> u64 {
+        let settings = Settings {
+            iterations: Some(ITERATIONS),
+            seed: Some(7),
+            log: std::env::var_os("GRAVITY4_LOG").is_some(),
+            search,
+            ..Settings::default()
+        };
+        let mut h = Fnv::default();
+        session::reset();
+        for (i, &board) in BOARDS.iter().enumerate() {
+            for we_start in [true, false] {
+                game(&settings, board, we_start, 100 + i as u64, &mut h);
+            }
+        }
+        h.0
+    }
+
+    /// Every profile the library and the ladder play.
+    pub fn checksums() -> Vec<(String, u64)> {
+        [
+            ("default", SearchConfig::strong()),
+            ("ladder", ladder_search()),
+            ("classic", SearchConfig::classic()),
+        ]
+        .into_iter()
+        .map(|(name, search)| (format!("games {name}"), checksum(search)))
+        .collect()
+    }
+}
+
+/// Recorded from e00eaf7's library, before issue 36 removed the experiments.
+const RECORDED_GAMES: &[(&str, u64)] = &[
+    ("games default", 0xe25e395a144bd365),
+    ("games ladder", 0x179b83bda586126e),
+    ("games classic", 0xc87e934c79f06248),
+];
+
+#[test]
+fn whole_games_through_the_session_match_the_recorded_moves() {
+    let got = games::checksums();
+    if std::env::var_os("GRAVITY4_RECORD").is_some() {
+        for (label, sum) in &got {
+            println!("    (\"{label}\", {sum:#018x}),");
+        }
+        return;
+    }
+    let recorded: Vec<(String, u64)> = RECORDED_GAMES.iter().map(|&(l, s)| (l.into(), s)).collect();
     assert_eq!(got, recorded);
 }

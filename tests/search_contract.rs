@@ -10,7 +10,7 @@
 //! fallback move instead of a searched one (seen in the end-to-end games at 15 ms).
 
 use gravity4::position::Position;
-use gravity4::search::transpositions::Transpositions;
+use gravity4::search::strong::Workspace;
 use gravity4::search::tree::Tree;
 use gravity4::search::{SearchConfig, SearchLimits, SearchReport, strong, uct};
 use rand::SeedableRng;
@@ -42,20 +42,14 @@ fn classic(root: &Position, limits: &SearchLimits) -> Option<SearchReport> {
     uct::search(root, &mut Tree::default(), &config, limits, &mut rng)
 }
 
-/// The default profile's search, as `getPoint` runs it: with a transposition table only if
-/// the default switches one on.
+/// The default profile's search, as `getPoint` runs it.
 fn default_strong(root: &Position, limits: &SearchLimits) -> Option<SearchReport> {
     let mut rng = SmallRng::seed_from_u64(1);
     let config = SearchConfig::strong();
-    let mut graph = Transpositions::default();
-    if config.techniques.transpositions {
-        graph.prepare(root, 1 << 20);
-    }
     strong::search(
         root,
         0,
-        &mut Tree::default(),
-        &mut graph,
+        &mut Workspace::default(),
         &config,
         limits,
         &mut rng,

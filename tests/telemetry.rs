@@ -137,3 +137,27 @@ fn the_parser_rejects_what_it_should() {
     assert!(fields("ms=1 moved to 4").is_err());
     assert!(fields("ms= move=4").is_err());
 }
+
+#[test]
+#[should_panic(expected = "ran no test")]
+fn a_child_name_matching_no_test_fails_the_parent() {
+    // The child binary passes with "0 passed" for a name it does not have: run_child must not.
+    run_child("child_calls_misspelt", &[]);
+}
+
+#[test]
+fn the_passed_count_comes_from_the_summary_line() {
+    let summary = |n: u32| {
+        format!(
+            "\nrunning {n} test\nREPORT 4\n.\ntest result: ok. {n} passed; 0 failed; 0 ignored; \
+             0 measured; 3 filtered out; finished in 0.05s\n\n"
+        )
+    };
+    assert_eq!(common::tests_passed(&summary(1)), Some(1));
+    assert_eq!(common::tests_passed(&summary(0)), Some(0));
+    assert_eq!(common::tests_passed("REPORT 4\n"), None);
+    assert_eq!(
+        common::tests_passed("test result: FAILED. 0 passed; 1 failed;"),
+        None
+    );
+}

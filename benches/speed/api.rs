@@ -1,58 +1,45 @@
-//! The library calls of the speed bench, for the API since the restructure of issue 18
-//! (commit 32327ae: `SearchConfig::strong()`, `search::strong`, playouts in
-//! `search::playout`). `scripts/speed-vs.sh` builds this bench against older commits with
-//! `api_before_18.rs` in this file's place: the rest of the bench is the same.
+//! The library calls of the speed bench, for the API since issue 36 (the strong search works
+//! in a [`Workspace`]). `scripts/speed-vs.sh` builds this bench against older commits with
+//! `api_before_36.rs` or `api_before_18.rs` in this file's place: the rest of the bench is
+//! the same.
 
 use gravity4::position::Position;
-use gravity4::search::graph::Graph;
-use gravity4::search::playout::{Outcome, tactical_playout};
-use gravity4::search::transpositions::Transpositions;
-use gravity4::search::tree::Tree;
-use gravity4::search::{SearchConfig, SearchLimits, Techniques, mcgs, strong, uct};
-use gravity4::settings::DEFAULT_TABLE_BYTES;
+use gravity4::search::outcome::Outcome;
+use gravity4::search::playout::tactical_playout;
+use gravity4::search::strong::{self, Workspace};
+use gravity4::search::{SearchConfig, SearchLimits, Techniques, uct};
 use gravity4::threats::ThreatPosition;
 use rand::rngs::SmallRng;
 
+/// What a search works in: the strong search's workspace (its tree serves plain UCT).
+pub type Arena = Workspace;
+
 /// Runs the search of bench row `row` (a name of `PROFILES` in speed.rs) from `pos` and
 /// returns its iterations. "classic" and "strong" are the profiles as they ship; the others
-/// are the strong profile with one switch flipped.
+/// are the strong profile with switches off ("strong-switch:LIST", `GRAVITY4_DISABLE`'s
+/// names).
 pub fn search(
     pos: &Position,
-    tree: &mut Tree,
+    arena: &mut Arena,
     row: &str,
     limits: &SearchLimits,
     rng: &mut SmallRng,
 ) -> u64 {
-    tree.clear();
+    arena.tree.clear();
     if row == "classic" {
-        let report = uct::search(pos, tree, &SearchConfig::classic(), limits, rng);
+        let report = uct::search(pos, &mut arena.tree, &SearchConfig::classic(), limits, rng);
         return report.expect("positions have moves").iterations;
     }
     let mut config = SearchConfig::strong();
-    if row.starts_with("graph") {
-        // A fresh graph per measurement, as the tree is cleared: the rate of a search that
-        // starts from nothing, like the tree rows.
-        config.techniques.graph = true;
-        config.techniques.catch_up = row != "graph-no-catch-up";
-        let mut graph = Graph::default();
-        let report = mcgs::search(pos, 0, &mut graph, &config, limits, rng);
-        return report.expect("positions have moves").iterations;
-    }
     config.techniques.threat_sequences = row != "strong-chains";
-    config.techniques.reply_sequences = row == "strong+replies";
     config.techniques.last_good_reply = row != "strong-lgr";
     config.techniques.policy_adaptation = row != "strong-lgr" && row != "strong-ppa";
-    if let Some(switch) = row.strip_prefix("strong+switch:") {
-        // Named, not set by field, so this file still builds against commits that predate
-        // the switch (`scripts/speed-vs.sh`); asking for one of those panics here.
-        config.techniques = Techniques::parse(switch, "").expect("a switch of this build");
+    if let Some(switches) = row.strip_prefix("strong-switch:") {
+        let (techniques, unknown) = Techniques::parse("", &switches.replace('+', ","));
+        assert!(unknown.is_empty(), "{unknown:?}");
+        config.techniques = techniques;
     }
-    let mut graph = Transpositions::default();
-    if row == "strong+table" {
-        config.techniques.transpositions = true;
-        graph.prepare(pos, DEFAULT_TABLE_BYTES);
-    }
-    let report = strong::search(pos, 0, tree, &mut graph, &config, limits, rng);
+    let report = strong::search(pos, 0, arena, &config, limits, rng);
     report.expect("positions have moves").iterations
 }
 

@@ -12,6 +12,9 @@ use gravity4::settings::DEFAULT_TABLE_BYTES;
 use gravity4::threats::ThreatPosition;
 use rand::rngs::SmallRng;
 
+/// What a search works in: the tree alone before issue 36.
+pub type Arena = Tree;
+
 /// As in `api.rs`. The strong rows use the strong profile's exploration constant 0.5 (the
 /// old `SearchConfig::default()` carried the classic 0.8; settings set 0.5).
 pub fn search(

@@ -21,8 +21,13 @@ use gravity4_judge::schedule::Shard;
 /// platform's template reads it), and answers with a frame (4-byte big-endian length, then
 /// ASCII `x y`); a framed `ok` before its first answer is taken silently.
 /// `saiblo-uncounted:` sends `lastX lastY top... board...` without the counts,
-/// `saiblo-lines:` `top` and each board row on lines of their own, `saiblo-last:` only
-/// `lastX lastY`.
+/// `saiblo-lines:` `top` and each board row on lines of their own, `saiblo-blocks:` `top`
+/// and the board on a line each, `saiblo-counted-blocks:` `N top...` and `MN board...` on
+/// a line each, `saiblo-counted-split:` `lastX lastY N top...` then `MN board...`,
+/// `saiblo-counts-apart:` each count and block on a line of its own, `saiblo-scattered:`
+/// every number on a line of its own, `saiblo-last:` only `lastX lastY`. When a game ends
+/// by the rules, the program that did not make the last move is sent it; then its input
+/// closes, and it has a second to exit before it is killed.
 ///
 /// Reversi players (`--game reversi`): `gtp:CMD ARGS...` is an engine speaking GTP (one
 /// process per game, or kept with `--reuse-process`; `boardsize 8`, `clear_board`, the
@@ -79,10 +84,8 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     /// First player (moves first in the first game of every pair): `LIB.so`,
-    /// `saiblo:CMD ARGS...` (also `saiblo-uncounted:`, `saiblo-lines:`, `saiblo-last:`),
-    /// or for Reversi
-    /// `gtp:CMD ARGS...` / `botzone:CMD ARGS...`, each with an optional `@KEY=VALUE,...`
-    /// environment.
+    /// `saiblo:CMD ARGS...` (or another `saiblo-*:` form), or for Reversi `gtp:CMD ARGS...` /
+    /// `botzone:CMD ARGS...`, each with an optional `@KEY=VALUE,...` environment.
     pub a: PathBuf,
     /// Second player, in the same forms.
     pub b: PathBuf,
@@ -97,8 +100,8 @@ pub struct MatchArgs {
 /// `judge round-robin`.
 #[derive(Debug, Args)]
 pub struct RoundRobinArgs {
-    /// Players (at least two): `LIB.so`, `saiblo:CMD ARGS...` (also `saiblo-uncounted:`,
-    /// `saiblo-lines:`, `saiblo-last:`), or for Reversi `gtp:CMD ARGS...` / `botzone:CMD
+    /// Players (at least two): `LIB.so`, `saiblo:CMD ARGS...` (or another
+    /// `saiblo-*:` form), or for Reversi `gtp:CMD ARGS...` / `botzone:CMD
     /// ARGS...`, each with an optional `@KEY=VALUE,...` environment.
     #[arg(required = true, num_args = 2..)]
     pub libs: Vec<PathBuf>,
@@ -109,8 +112,8 @@ pub struct RoundRobinArgs {
 /// `judge gauntlet`.
 #[derive(Debug, Args)]
 pub struct GauntletArgs {
-    /// The player under test: `LIB.so` or `saiblo:CMD ARGS...` (also `saiblo-uncounted:`,
-    /// `saiblo-lines:`, `saiblo-last:`), or for Reversi `gtp:CMD ARGS...` / `botzone:CMD
+    /// The player under test: `LIB.so` or `saiblo:CMD ARGS...` (or another
+    /// `saiblo-*:` form), or for Reversi `gtp:CMD ARGS...` / `botzone:CMD
     /// ARGS...`, with an optional `@KEY=VALUE,...` environment.
     pub lib: PathBuf,
     /// Opponents: players, or directories (every *.so, numbered files in numeric order).

@@ -1,5 +1,6 @@
-//! `gravity4-judge`: isolated, statistically honest tournaments of course-ABI Connect-4
-//! libraries, and terminal views to play and replay their games.
+//! `gravity4-judge`: isolated, statistically honest tournaments of Connect-4 and Reversi
+//! players (course-ABI libraries and stdin/stdout programs), and views to play and replay
+//! their games in the terminal or the browser.
 //!
 //! Data flows one way: CLI -> [`schedule`] -> [`referee`] (a [`games::Game`]) ->
 //! [`players`] -> [`record`] (the game log) -> [`stats`] / [`results`] -> [`report`] and
@@ -9,11 +10,13 @@
 //!
 //! Two seams keep the tournament general:
 //! - [`games::Game`]: the rules (setups drawn from a seed, legality, moves, endings, the
-//!   grid the views draw). [`games::connect4::Connect4`], the course's gravity Connect-4
-//!   with a blocked cell, is today's implementation.
+//!   grid the views draw). Two games implement it: [`games::connect4::Connect4`], the
+//!   course's gravity Connect-4 with a blocked cell, and [`games::reversi::Reversi`], the
+//!   course's second game under either rule set; Go is to be the third.
 //! - [`players::Player`]: start a game, answer moves under a time limit, stop, and faults
 //!   that become verdicts. A course-ABI library in its own child process
-//!   ([`players::course_abi`]) is today's implementation; the process layer (pipes,
+//!   ([`players::course_abi`]) and programs over stdin/stdout ([`players::saiblo`],
+//!   [`players::gtp`], [`players::botzone`]) implement it; the process layer (pipes,
 //!   signals, rlimits, scratch directories) is private to [`players`].
 //!
 //! A run can be split into shards ([`schedule::Shard`], `--shard I/N`) that batch engines

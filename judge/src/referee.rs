@@ -60,7 +60,8 @@ impl<G: Game> Outcome<G> {
 
 /// Plays one game of `game` on `setup`: `players[0]` moves first; each move may take
 /// `limit` of wall time. Both players are started first (a player that cannot start
-/// loses by its fault, the first mover's fault counting first) and stopped at the end.
+/// loses by its fault, the first mover's fault counting first) and stopped at the end,
+/// after both are told the game's end ([`Player::game_over`]) if it ended by the rules.
 pub fn play<G: Game>(
     game: &G,
     setup: &G::Setup,
@@ -95,6 +96,9 @@ fn play_moves<G: Game>(
     let mut last = None;
     loop {
         if let Some(end) = game.end(&position) {
+            for player in players.iter_mut() {
+                player.game_over(game, &position, last);
+            }
             out.winner = end.winner;
             out.termination = end.termination;
             out.margin = end.margin;
@@ -135,6 +139,8 @@ mod tests {
         at: usize,
         then: Result<Point, Fault>,
         seen: Vec<Option<Point>>,
+        /// The last move it was told at the game's end, if it was told.
+        told_end: Option<Option<Point>>,
         stopped: bool,
     }
 
@@ -145,6 +151,7 @@ mod tests {
                 at: 0,
                 then: Err(Fault::NoMove),
                 seen: Vec::new(),
+                told_end: None,
                 stopped: false,
             }
         }
@@ -175,6 +182,9 @@ mod tests {
                 wall_ms: 0.0,
                 cpu_ms: None,
             }
+        }
+        fn game_over(&mut self, _: &Connect4, _: &Position, last: Option<Point>) {
+            self.told_end = Some(last);
         }
         fn stop(&mut self) {
             self.stopped = true;
@@ -224,6 +234,9 @@ mod tests {
         assert_eq!(a.seen[0], None);
         assert_eq!(b.seen[0], Some(Point { x: 8, y: 0 }));
         assert_eq!(a.seen[1], Some(Point { x: 8, y: 5 }));
+        // Both are told the end, with the winning move.
+        let winning = Some(Some(Point { x: 5, y: 0 }));
+        assert_eq!((a.told_end, b.told_end), (winning, winning));
         assert!(a.stopped && b.stopped);
     }
 
@@ -277,6 +290,11 @@ mod tests {
             let g = play(&Connect4, &spec(9, 9, 0, 0), [&mut a, &mut b], LIMIT);
             assert_eq!((g.winner, g.termination), (Some(Side::First), term));
             assert_eq!(g.move_ms.len(), 2, "the losing answer is timed too");
+            assert_eq!(
+                (a.told_end, b.told_end),
+                (None, None),
+                "no end by the rules"
+            );
             if term == Termination::Illegal {
                 assert_eq!(g.illegal_point, Some([3, 3]));
                 assert_eq!(g.detail.as_deref(), Some("illegal point (3, 3)"));

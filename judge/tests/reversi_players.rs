@@ -408,8 +408,10 @@ fn reversi_programs_are_refused_for_connect4_before_any_game() {
 #[test]
 fn a_match_against_gtp_rhino() {
     let rhino = Path::new("/usr/games/gtp-rhino");
-    if !rhino.exists() {
-        println!("skipped: /usr/games/gtp-rhino is not installed (apt-get install grhino)");
+    if common::skip_without(
+        rhino.exists(),
+        "/usr/games/gtp-rhino (apt-get install grhino)",
+    ) {
         return;
     }
     let r = reversi_binary();

@@ -3,8 +3,8 @@
 //!
 //! Data flows one way: [`bitboard`] (masks and shifts) -> [`position`] (the rules, both rule
 //! sets) -> [`search`] (the `classic` and `strong` MCTS engines, the `alphabeta` engine, the
-//! exact endgame solver) -> [`protocol`] (GTP, Botzone JSON) and [`selfplay`] -> the `reversi`
-//! program.
+//! exact endgame solver) -> [`protocol`] (GTP, Botzone JSON), [`selfplay`] and [`settings`]
+//! (the `REVERSI_*` environment variables, read once) -> the `reversi` program.
 //!
 //! A referee needs only [`Position`]: [`Position::start`], [`Position::legal_moves`],
 //! [`Position::play`], [`Position::is_game_over`], [`Position::result`] and its `Display`.
@@ -17,7 +17,9 @@ pub mod position;
 pub mod protocol;
 pub mod search;
 pub mod selfplay;
+pub mod settings;
 
 pub use bitboard::Square;
 pub use position::{Color, GameResult, Move, Position, Rule, RulesError, perft};
-pub use search::{Engine, Limits, Profile, Proof, SearchReport, Settings};
+pub use search::{Engine, Limits, Profile, Proof, SearchReport, Tuning};
+pub use settings::Settings;

@@ -14,7 +14,8 @@ use reversi::{Position, Profile, Rule, Settings, perft};
 ///
 /// Environment: REVERSI_MOVE_MS (budget per move, default 5000), REVERSI_PROFILE
 /// (classic|strong|alphabeta), REVERSI_LOG=1 (a line per move on stderr), REVERSI_MEMORY_MB (tree cap,
-/// default 256). Flags override the environment.
+/// default 256), and experiment knobs (reversi/README.md). Flags override the environment; a bad
+/// value stops the program with status 2.
 #[derive(Parser)]
 #[command(name = "reversi", version)]
 struct Cli {
@@ -99,7 +100,7 @@ fn parse_profile(s: &str) -> Result<Profile, String> {
 fn player(common: &Common, settings: &Settings) -> Player {
     let profile = common.profile.unwrap_or(settings.profile);
     Player {
-        engine: profile.engine(None, settings.memory_bytes),
+        engine: profile.engine(None, settings.memory_bytes, &settings.tuning),
         move_ms: common.move_ms.unwrap_or(settings.move_ms).max(1),
         log: common.log || settings.log,
     }
@@ -144,6 +145,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 first,
                 second,
                 memory_bytes: settings.memory_bytes,
+                tuning: settings.tuning,
             };
             let start = Instant::now();
             let t = selfplay::run_match(&config, &mut io::stdout().lock())

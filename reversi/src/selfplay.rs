@@ -10,7 +10,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::position::{Color, GameResult, Move, Position, Rule};
-use crate::search::{Engine, Limits, Profile};
+use crate::search::{Engine, Limits, Profile, Tuning};
 
 /// What to play.
 #[derive(Clone, Copy, Debug)]
@@ -31,6 +31,8 @@ pub struct MatchConfig {
     pub second: Profile,
     /// Tree memory cap per engine, bytes.
     pub memory_bytes: usize,
+    /// The engines' experiment knobs.
+    pub tuning: Tuning,
 }
 
 /// Wins, draws and losses of the first profile, and its summed disc margin.
@@ -101,8 +103,13 @@ pub fn run_match<W: Write>(config: &MatchConfig, out: &mut W) -> io::Result<Tall
                 .seed
                 .wrapping_mul(31)
                 .wrapping_add(u64::from(pair) * 2);
-            let mut first = config.first.engine(Some(seed), config.memory_bytes);
-            let mut second = config.second.engine(Some(seed + 1), config.memory_bytes);
+            let mut first = config
+                .first
+                .engine(Some(seed), config.memory_bytes, &config.tuning);
+            let mut second =
+                config
+                    .second
+                    .engine(Some(seed + 1), config.memory_bytes, &config.tuning);
             let result = if first_is_black {
                 play_game(first.as_mut(), second.as_mut(), opening, limits)
             } else {
@@ -152,6 +159,7 @@ mod tests {
             first: Profile::Strong,
             second: Profile::Classic,
             memory_bytes: 1 << 22,
+            tuning: Tuning::default(),
         };
         let mut out = Vec::new();
         let t = run_match(&config, &mut out).unwrap();

@@ -6,9 +6,11 @@ use std::process::{Command, Output, Stdio};
 
 fn run(args: &[&str], input: &str, env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_reversi"));
+    // Only the variables a test sets: none leaks in from the caller's environment.
+    for name in reversi::settings::ENV_VARS {
+        cmd.env_remove(name);
+    }
     cmd.args(args)
-        .env_remove("REVERSI_PROFILE")
-        .env_remove("REVERSI_LOG")
         .env("REVERSI_MOVE_MS", "50")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -17,12 +19,9 @@ fn run(args: &[&str], input: &str, env: &[(&str, &str)]) -> Output {
         cmd.env(k, v);
     }
     let mut child = cmd.spawn().expect("the reversi binary starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    // A program that stops at start-up closes its stdin unread: that broken pipe is not the
+    // test's failure, its exit status and stderr say what happened.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
     child.wait_with_output().unwrap()
 }
 
@@ -92,5 +91,47 @@ fn malformed_input_gets_a_clear_error_and_no_panic() {
         String::from_utf8(out.stderr)
             .unwrap()
             .contains("no-adjacent")
+    );
+}
+
+#[test]
+fn a_bad_setting_stops_every_mode_at_start_up_with_one_line() {
+    let modes: [&[&str]; 3] = [
+        &["gtp"],
+        &["botzone", "--keep-running"],
+        &["selfplay", "--games", "2"],
+    ];
+    for (name, value, expected) in [
+        ("REVERSI_LOG", "yes", "0 or 1"),
+        ("REVERSI_MEMORY_MB", "lots", "a positive integer (MiB)"),
+        ("REVERSI_STRONG_C", "0,3", "a number >= 0"),
+        ("REVERSI_LEAF_EMPTIES", "-1", "an integer from 0 to 60"),
+        ("REVERSI_CUTOFF", "none", "a number of plies or full"),
+        ("REVERSI_EVAL_STABILITY", "high", "a number"),
+        ("REVERSI_AB_WEIGHTS", "1,2", "16 comma-separated integers"),
+    ] {
+        for args in modes {
+            // Input a mode would answer, so only the setting can stop it.
+            let out = run(args, "1 name\n2 quit\n", &[(name, value)]);
+            let stderr = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{args:?} {name}={value}: {stderr}"
+            );
+            assert_eq!(
+                stderr,
+                format!("reversi: {name}={value:?}: expected {expected}\n"),
+                "{args:?}"
+            );
+            assert!(out.stdout.is_empty(), "{args:?} {name}={value}");
+        }
+    }
+    // The same run with a good value plays on.
+    let out = run(&["gtp"], "1 name\n2 quit\n", &[("REVERSI_STRONG_C", "0.5")]);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "=1 reversi\n\n=2\n\n"
     );
 }

@@ -24,8 +24,8 @@
 mod game;
 mod input;
 
-use game::{Ending, Game, MoveError, Player, SetupError};
-use gravity4::position::Position;
+use game::{Ending, Game, MoveError, Player};
+use gravity4::position::PositionError;
 use gravity4::request::Request;
 use gravity4::session;
 use gravity4::settings::Settings;
@@ -63,7 +63,7 @@ enum Failure {
     #[error("malformed input: {0}")]
     Malformed(String),
     #[error("bad first line: {0}")]
-    Setup(#[from] SetupError),
+    Setup(#[from] PositionError),
     #[error("illegal opponent move ({row}, {col}): {error}")]
     Illegal {
         row: i64,
@@ -361,15 +361,7 @@ fn choose(game: &Game, last_move: Option<(usize, usize)>, entry: Instant) -> usi
             .min_by_key(|&c| (2 * c as i64 - centre2).abs())
             .expect("a game still going has an open column")
     };
-    let (blocked_row, blocked_col) = game.blocked();
-    let position = match Position::from_course(
-        game.rows() as i64,
-        game.cols() as i64,
-        game.top(),
-        game.board(),
-        blocked_row as i64,
-        blocked_col as i64,
-    ) {
+    let position = match game.for_search() {
         Ok(position) => position,
         Err(error) => {
             eprintln!("gravity4-saiblo: cannot search this position ({error}); playing centre");

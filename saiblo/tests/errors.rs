@@ -2,11 +2,15 @@
 //! moves, a board that contradicts the moves, the end of input. Each ends the program
 //! promptly (even with its input still open) with one line on stderr, no panic or traceback,
 //! and status 1. Also: every layout of `top` and the board is read (and checked), and the
-//! framed `ok` comes first unless turned off.
+//! framed `ok` comes first unless turned off. The input is written by hand here (a correct
+//! platform, the judge's `saiblo:` player, sends none of it), its views in the judge's
+//! layouts.
 
-mod emulator;
+mod common;
 
-use emulator::{FORMS, Form, Program, layout, package};
+use common::{Program, package};
+use gravity4_judge::games::connect4::Point;
+use gravity4_judge::players::saiblo::{Form, message};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::Command;
@@ -128,7 +132,7 @@ fn assert_fails(program: &Program, input: &str, keep_open: bool, needle: &str, r
 
 /// The platform's `top` and board (our point of view) after the opponent's drop in column
 /// 4 of a 9x9 board blocked at (2, 3), optionally with the stone left out.
-fn view_numbers_after_opponent_in_col4(drop_stone: bool) -> (Vec<i64>, Vec<i64>) {
+fn view_numbers_after_opponent_in_col4(drop_stone: bool) -> (Vec<i32>, Vec<i32>) {
     let mut top = vec![9; 9];
     top[4] = 8;
     let mut board = vec![0; 81];
@@ -141,7 +145,7 @@ fn view_numbers_after_opponent_in_col4(drop_stone: bool) -> (Vec<i64>, Vec<i64>)
 /// The same, as the text of each block.
 fn view_after_opponent_in_col4(drop_stone: bool) -> (String, String) {
     let (top, board) = view_numbers_after_opponent_in_col4(drop_stone);
-    let join = |v: Vec<i64>| v.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
+    let join = |v: Vec<i32>| v.iter().map(i32::to_string).collect::<Vec<_>>().join(" ");
     (join(top), join(board))
 }
 
@@ -290,13 +294,14 @@ fn binary_sends_a_framed_ok_first_unless_told_not_to() {
 /// A correct view of the opponent's drop in column 4 in every layout is read and answered;
 /// the same view with the stone left out is a contradiction in every layout.
 fn every_layout(program: &Program) {
-    for form in FORMS {
+    for (_, form) in Form::SCHEMES {
         for drop_stone in [false, true] {
             let (top, board) = view_numbers_after_opponent_in_col4(drop_stone);
-            let input = format!("9 9 2 3\n{}", layout(form, (8, 4), &top, &board));
+            let last = Some(Point { x: 8, y: 4 });
+            let input = format!("9 9 2 3\n{}", message(form, last, &top, &board));
             match (form, drop_stone) {
                 // Nothing to check without a view.
-                (Form::MovesOnly, true) => {}
+                (Form::Last, true) => {}
                 (_, false) => assert_fails(program, &input, false, "end of input", 1),
                 (_, true) => assert_fails(program, &input, true, "contradicts the moves", 0),
             }
@@ -402,7 +407,7 @@ fn package_sends_a_framed_ok_first_unless_told_not_to() {
 #[test]
 fn main_py_sends_the_ok_by_default() {
     let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("package");
-    assert!(emulator::sends_hello(&package));
+    assert!(common::sends_hello(&package));
 }
 
 /// The platform's Python may be old: main.py keeps to Python 3.6's grammar (checked by
@@ -411,7 +416,7 @@ fn main_py_sends_the_ok_by_default() {
 fn main_py_is_python_3_6() {
     let main = concat!(env!("CARGO_MANIFEST_DIR"), "/package/main.py");
     let check = "import ast, sys; ast.parse(open(sys.argv[1]).read(), feature_version=(3, 6))";
-    let status = Command::new("python3")
+    let status = Command::new(common::python3())
         .args(["-c", check, main])
         .status()
         .expect("python3 runs");

@@ -119,6 +119,8 @@ struct Solver<'t> {
     table: &'t mut EndgameTable,
     nodes: u64,
     deadline: Instant,
+    /// The solve gives up after this many nodes (reproducible runs), as at the deadline.
+    max_nodes: u64,
     order: Vec<usize>,
 }
 
@@ -153,11 +155,23 @@ impl RootSolve {
 /// Solves the root moves of `root` until `deadline`, most promising first (as inside the
 /// search), and stops at the first win. `table` must be prepared for `root`'s board.
 pub fn solve_root(root: &Position, table: &mut EndgameTable, deadline: Instant) -> RootSolve {
+    solve_root_within(root, table, deadline, u64::MAX)
+}
+
+/// [`solve_root`] that also gives up after `max_nodes` nodes: with a node budget and no
+/// deadline, a solve is the same on any machine (fixed-iteration runs).
+pub fn solve_root_within(
+    root: &Position,
+    table: &mut EndgameTable,
+    deadline: Instant,
+    max_nodes: u64,
+) -> RootSolve {
     debug_assert_eq!(table.geometry, Some(root.geometry()));
     let mut solver = Solver {
         table,
         nodes: 0,
         deadline,
+        max_nodes,
         order: centre_first(root.cols())
             .into_iter()
             .map(usize::from)
@@ -211,7 +225,9 @@ impl Solver<'_> {
     /// The value of `tp` for the side to move, searched in the window `(alpha, beta)`.
     fn negamax(&mut self, tp: &ThreatPosition, mut alpha: i8, mut beta: i8) -> Option<i8> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= self.deadline {
+        if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= self.deadline
+            || self.nodes > self.max_nodes
+        {
             return None;
         }
         let tactics = tp.tactics();

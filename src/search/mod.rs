@@ -5,33 +5,32 @@
 //! on the scratch board, adds at most one new leaf, finishes the game with a playout and
 //! backs the result up the path. Nodes store statistics and a column, never boards.
 //!
-//! Two searches share that machinery:
+//! Two profiles share that machinery: [`uct`], the course report's plain UCT (the
+//! baseline), and [`strong`], the shipped default. The modules, leaves first (no module
+//! imports one listed after it, checked by `tests/layering.rs`):
 //!
-//! - [`config`]: what a search does ([`SearchConfig`]: profile, UCB1 constant, techniques).
+//! - [`outcome`]: how a game ended, the one type every part shares.
+//! - [`config`]: what a search does ([`SearchConfig`]: profile, UCB1 constant, techniques)
+//!   and the numbers that define it.
 //! - [`tree`]: the node arena (indices, no per-node allocation).
-//! - [`ucb`]: selection by UCB1 and backup along the path, shared by both searches.
+//! - [`ucb`]: selection by UCB1 and backup along the path, shared by both profiles.
+//! - [`learned`]: the playout policies learned during one search: last good replies and
+//!   policy adaptation.
 //! - [`playout`]: finishing the game, random or tactical.
-//! - [`learned`]: playout policies learned during one search: last good replies and
-//!   policy adaptation (the default), two-move and exact replies, move averages.
-//! - [`uct`]: the classic profile, plain UCT: the course report's baseline.
-//! - [`strong`]: the strong profile, UCT with proofs (MCTS-solver) and tactics.
-//! - [`graph`] and [`mcgs`]: the strong profile on a graph of positions instead of a tree
-//!   (Monte-Carlo graph search; `GRAVITY4_ENABLE=graph`): one node per position, whatever
-//!   the move order, kept between moves on one board.
 //! - [`threat_sequence`]: wins forced by a chain of threats, proven at expansion.
-//! - [`transpositions`]: statistics per position, shared by the move orders reaching it.
 //! - [`endgame`]: the exact alpha-beta solver for the last few empty cells (the only
 //!   "solver" in the exact sense; the strong search's proofs are the MCTS-solver's).
+//! - [`uct`]: the classic profile, plain UCT.
+//! - [`strong`]: the strong profile, UCT with proofs (MCTS-solver), tactics and learned
+//!   playouts, and its [`strong::Workspace`] (tree, learned tables, endgame table).
 
 pub mod config;
 pub mod endgame;
-pub mod graph;
 pub mod learned;
-pub mod mcgs;
+pub mod outcome;
 pub mod playout;
 pub mod strong;
 pub mod threat_sequence;
-pub mod transpositions;
 pub mod tree;
 pub mod ucb;
 pub mod uct;
@@ -144,26 +143,17 @@ pub struct SearchReport {
 /// Helpers shared by the searches' unit tests.
 #[cfg(test)]
 pub(crate) mod testing {
+    use super::strong::Workspace;
     use super::tree::Tree;
-    use super::{SearchConfig, SearchLimits, SearchReport};
+    use super::{Profile, SearchConfig, SearchLimits, SearchReport, strong, uct};
     use crate::position::Position;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
     use std::time::{Duration, Instant};
 
-    /// The signature both searches share.
-    pub type SearchFn = fn(
-        &Position,
-        &mut Tree,
-        &SearchConfig,
-        &SearchLimits,
-        &mut SmallRng,
-    ) -> Option<SearchReport>;
-
-    /// Runs `search` with `config` for exactly `iterations` iterations with a seeded
-    /// generator.
+    /// Runs the search of `config`'s profile for exactly `iterations` iterations with a
+    /// seeded generator, from nothing.
     pub fn run_fixed(
-        search: SearchFn,
         config: &SearchConfig,
         pos: &Position,
         iterations: u64,
@@ -175,30 +165,32 @@ pub(crate) mod testing {
             memory_bytes: 64 << 20,
         };
         let mut rng = SmallRng::seed_from_u64(seed);
-        search(pos, &mut Tree::default(), config, &limits, &mut rng).unwrap()
+        match config.profile {
+            Profile::Classic => uct::search(pos, &mut Tree::default(), config, &limits, &mut rng),
+            Profile::Strong => {
+                strong::search(pos, 0, &mut Workspace::default(), config, &limits, &mut rng)
+            }
+        }
+        .unwrap()
     }
 
-    /// Every learned playout policy ([`super::learned`]) as a `GRAVITY4_ENABLE` list, for
-    /// tests that each leaves a search correct.
-    pub const LEARNED_POLICIES: [&str; 12] = [
-        "last-good-reply",
-        "last-good-reply-2",
-        "last-good-reply,exact-replies",
-        "mast",
-        "last-good-reply,mast",
+    /// The learned playout policies switched off in every combination, as
+    /// `GRAVITY4_DISABLE` lists, for tests that each leaves a search correct.
+    pub const LEARNED_POLICIES_OFF: [&str; 6] = [
+        "",
+        "ppa-pairs",
         "policy-adaptation",
+        "last-good-reply",
+        "last-good-reply,ppa-pairs",
         "last-good-reply,policy-adaptation",
-        "policy-adaptation,policy-prior",
-        "last-good-reply,policy-adaptation,ppa-loser",
-        "last-good-reply,policy-adaptation,ppa-pairs,ppa-loser",
-        "last-good-reply,policy-adaptation,ppa-pairs,ppa-follow-ups",
-        "last-good-reply,policy-adaptation,ppa-pairs,ppa-tree",
     ];
 
-    /// The strong profile with the techniques of the comma list `enable` switched on.
-    pub fn strong_with(enable: &str) -> SearchConfig {
+    /// The strong profile with the techniques of the comma list `disable` switched off.
+    pub fn strong_without(disable: &str) -> SearchConfig {
+        let (techniques, unknown) = super::Techniques::parse("", disable);
+        assert!(unknown.is_empty(), "{unknown:?}");
         SearchConfig {
-            techniques: super::Techniques::parse(enable, "").expect("known switches"),
+            techniques,
             ..SearchConfig::strong()
         }
     }

@@ -3,31 +3,11 @@
 //! strong profile).
 
 use super::learned::Learned;
-use crate::position::{MAX_SIZE, Position, Side};
+use super::outcome::Outcome;
+use crate::position::{MAX_SIZE, Position};
 use crate::threats::ThreatPosition;
 use rand::RngCore;
 use std::hint::select_unpredictable;
-
-/// How a finished game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// This side made four in a row.
-    Win(Side),
-    /// The board filled up with no four.
-    Tie,
-}
-
-impl Outcome {
-    /// The result for `side` in half points: win 2, tie 1, loss 0 (integers add exactly).
-    #[inline(always)]
-    pub fn half_points_for(self, side: Side) -> u32 {
-        match self {
-            Outcome::Win(winner) if winner == side => 2,
-            Outcome::Win(_) => 0,
-            Outcome::Tie => 1,
-        }
-    }
-}
 
 /// Plays uniformly random legal moves on `pos` until someone wins or the board is full.
 ///

@@ -4,7 +4,8 @@
 //! It is the course report's baseline, kept unchanged so every improvement of the strong
 //! search ([`strong`](super::strong)) is measured against the same thing.
 
-use super::playout::{Outcome, random_playout};
+use super::outcome::Outcome;
+use super::playout::random_playout;
 use super::tree::{NodeId, NodeKind, ROOT, Tree};
 use super::ucb::{CLOCK_EVERY, MAX_PATH, UcbTables, backup, select_child};
 use super::{SearchConfig, SearchLimits, SearchReport};
@@ -81,7 +82,7 @@ fn descend<R: RngCore>(
                 return (random_playout(scratch, rng), depth);
             }
         }
-        let child = select_child::<false>(tree, node, config.exploration, None, tables);
+        let child = select_child::<false>(tree, node, config.exploration, tables);
         let mover = scratch.to_move();
         let won = scratch.play(tree.node(child).col as usize);
         depth += 1;
@@ -116,7 +117,7 @@ mod tests {
     use std::time::Duration;
 
     fn run(pos: &Position, iterations: u64) -> SearchReport {
-        testing::run_fixed(search, &SearchConfig::classic(), pos, iterations, 1)
+        testing::run_fixed(&SearchConfig::classic(), pos, iterations, 1)
     }
 
     #[test]

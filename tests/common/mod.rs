@@ -47,14 +47,32 @@ pub fn run_child(name: &str, envs: &[(&str, &str)]) -> Output {
         cmd.env(key, value);
     }
     let out = cmd.output().expect("run this test binary as a child");
+    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
-        "child test {name} failed ({}):\n--- stdout\n{}\n--- stderr\n{}",
+        "child test {name} failed ({}):\n--- stdout\n{stdout}\n--- stderr\n{}",
         out.status,
-        String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    // A name that matches no test passes with nothing run: that must not pass here.
+    let passed = tests_passed(&stdout);
+    assert!(
+        passed.is_some_and(|n| n >= 1),
+        "child test {name} ran no test (passed: {passed:?}): is the name right?\n{stdout}"
+    );
     out
+}
+
+/// How many tests a test binary's summary line (`test result: ok. N passed; ...`) counts.
+pub fn tests_passed(stdout: &str) -> Option<u32> {
+    stdout
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("test result: ok. "))?
+        .split_once(" passed")?
+        .0
+        .parse()
+        .ok()
 }
 
 /// The lines a child printed with [`report`], without the prefix.

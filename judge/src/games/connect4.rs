@@ -486,4 +486,98 @@ mod tests {
             ("illegal point (0, 16)".to_string(), Some([0, 16]))
         );
     }
+
+    /// The referee's rules against the library's (`gravity4::position`, bitboards written
+    /// separately), as the Reversi referee is checked against the `reversi` crate: random
+    /// games on random course boards (sides 9..=12, the blocked cell anywhere, the top
+    /// and bottom rows drawn often); after every move the same stones, `top`, legal
+    /// points, win verdict and tie.
+    mod against_the_library {
+        use super::*;
+        use gravity4::position::{Position as Library, Side as LibrarySide};
+        use proptest::prelude::*;
+        use proptest::sample::Index;
+
+        /// A course board: sides 9..=12; the blocked cell's row the top one, the bottom
+        /// one or any, its column any.
+        fn boards() -> impl Strategy<Value = BoardSpec> {
+            (9..=12i32, 9..=12i32).prop_flat_map(|(m, n)| {
+                let row = prop_oneof![Just(0), Just(m - 1), 0..m];
+                (row, 0..n).prop_map(move |(no_x, no_y)| BoardSpec { m, n, no_x, no_y })
+            })
+        }
+
+        /// Asserts that the referee's position and the library's show the same game.
+        fn agree(ours: &Position, theirs: &Library) -> Result<(), TestCaseError> {
+            let BoardSpec { m, n, .. } = ours.spec();
+            for y in 0..n {
+                let col = y as usize;
+                prop_assert_eq!(ours.top()[col], theirs.top(col) as i32, "top[{}]", y);
+                for x in 0..m {
+                    let stone = match theirs.stone(x as usize, col) {
+                        Some(LibrarySide::Us) => 2,
+                        Some(LibrarySide::Them) => 1,
+                        None => 0,
+                    };
+                    let i = (x * n + y) as usize;
+                    prop_assert_eq!(ours.board_for(Side::First)[i], stone, "({}, {})", x, y);
+                    prop_assert_eq!(ours.board_for(Side::Second)[i], (3 - stone) % 3);
+                }
+            }
+            // Every point, a row and a column past each edge included, while the game
+            // is on (the library's position is not played on after a win).
+            if Connect4.end(ours).is_none() {
+                for y in -1..=n {
+                    for x in -1..=m {
+                        let col = y as usize;
+                        let legal = (0..n).contains(&y)
+                            && theirs.can_play(col)
+                            && theirs.landing_row(col) as i32 == x;
+                        prop_assert_eq!(Connect4.is_legal(ours, Point { x, y }), legal);
+                    }
+                }
+            }
+            Ok(())
+        }
+
+        proptest! {
+            #[test]
+            fn rules_agree_with_the_library(
+                spec in boards(),
+                picks in proptest::collection::vec(any::<Index>(), 144),
+            ) {
+                let mut ours = Connect4.start(&spec);
+                let mut theirs = Library::new(
+                    spec.m as usize,
+                    spec.n as usize,
+                    spec.no_x as usize,
+                    spec.no_y as usize,
+                )
+                .expect("a course board");
+                agree(&ours, &theirs)?;
+                for pick in &picks {
+                    let moves = Connect4.legal_moves(&ours);
+                    let open = (0..spec.n).filter(|&y| theirs.can_play(y as usize)).count();
+                    prop_assert_eq!(moves.len(), open);
+                    let mover = Connect4.to_move(&ours);
+                    let mv = *pick.get(&moves);
+                    Connect4.play(&mut ours, mv);
+                    let won = theirs.play(mv.y as usize);
+                    agree(&ours, &theirs)?;
+                    let end = Connect4.end(&ours).map(|e| (e.winner, e.termination));
+                    if won {
+                        prop_assert_eq!(end, Some((Some(mover), Termination::Four)));
+                        break;
+                    }
+                    if theirs.empty_cells() == 0 {
+                        prop_assert_eq!(theirs.open_columns(), 0);
+                        prop_assert_eq!(end, Some((None, Termination::Full)));
+                        break;
+                    }
+                    prop_assert_eq!(end, None);
+                }
+                prop_assert!(Connect4.end(&ours).is_some(), "144 moves end any game");
+            }
+        }
+    }
 }

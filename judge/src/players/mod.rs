@@ -53,6 +53,11 @@ pub trait Player<G: Game> {
         limit: Duration,
     ) -> Answer<G::Move>;
 
+    /// The game ended by the rules in `position`, `last` its last move: a player whose
+    /// protocol tells the game's end (or the last move, so that the player can see it)
+    /// does so here. Not called when the game ends by a fault. Nothing by default.
+    fn game_over(&mut self, _game: &G, _position: &G::Position, _last: Option<G::Move>) {}
+
     /// The peak resident memory of the player's process so far, KiB, read just before the
     /// game ends; `None` when unknown (no process of its own, a process already gone, or a
     /// system that does not say).
@@ -253,8 +258,8 @@ fn scheme_of(text: &str) -> Option<(&str, &str)> {
 impl PlayerSpec {
     /// Parses a player argument:
     /// - an argument naming an existing file is a plain library;
-    /// - `saiblo:CMD ARGS...` (also `saiblo-uncounted:`, `saiblo-lines:`, `saiblo-last:`,
-    ///   see [`Form`]),
+    /// - `saiblo:CMD ARGS...` (or another form's scheme, `saiblo-last:` and the like, see
+    ///   [`Form::SCHEMES`]),
     ///   `gtp:CMD ARGS...` and `botzone:CMD ARGS...` are programs, the command split as a shell would (quotes and backslashes work), with an
     ///   optional environment suffix `@KEY=VALUE[,...]` after the last `@` — only when that
     ///   text parses as assignments; otherwise the `@` belongs to the command;

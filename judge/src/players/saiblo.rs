@@ -1,5 +1,7 @@
 //! A program speaking the Saiblo platform's Connect-4 protocol as a [`Player`]: the judge
-//! plays the platform. One process per game (the private process layer's `Program`).
+//! plays the platform. One process per game (the private process layer's `Program`). This
+//! is the project's one emulation of the platform: the `gravity4-saiblo` program and the
+//! Python upload are tested through it.
 //!
 //! The platform's side, what this module writes to the program's stdin:
 //! - at the start of the game one line `M N noX noY` (rows, columns, the blocked cell;
@@ -8,7 +10,12 @@
 //!   when the program moves first), then, by its [`Form`], `top` (N integers) and the
 //!   board (M x N integers row by row: 0 empty, 1 the opponent, 2 the program), in the
 //!   default form each preceded by its count, as the template the platform generates for
-//!   this game (chengsx21/Connect4's `main.cpp`) reads them.
+//!   this game (chengsx21/Connect4's `main.cpp`) reads them; the other forms are the same
+//!   numbers in other layouts, or the move alone;
+//! - when the game ends by the rules, the program that did not make the last move is sent
+//!   that move in the same form, so that it knows the game is over; then its stdin
+//!   closes, and it has [`EXIT_GRACE`] to exit by itself before it is killed
+//!   ([`SaibloPlayer::exit`] says how it ended).
 //!
 //! The program's side: each answer is a frame, a 4-byte big-endian length (1..=64)
 //! followed by that many bytes of ASCII `x y`. Its first frame may also be `ok`, the
@@ -40,7 +47,15 @@ const HELLO: &[u8] = b"\0\0\0\x02ok";
 /// is asked (the template writes it in one go, so this is slack, not a wait).
 const HELLO_SETTLE: Duration = Duration::from_millis(50);
 
-/// What the platform sends before each move, besides the opponent's last move.
+/// How long a program whose game is over and whose input was closed is given to exit by
+/// itself (a program that reads to the end of its input exits within milliseconds; the
+/// grace bounds what one that does not costs each game), as GTP's `quit` is given
+/// [`super::gtp::QUIT_GRACE`].
+pub const EXIT_GRACE: Duration = Duration::from_secs(1);
+
+/// What the platform sends before each move, besides the opponent's last move: the same
+/// numbers in the layouts a platform might use (the template reads them with `scanf`, so
+/// any whitespace between them does for it), or the move alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Form {
     /// `lastX lastY N top... MN board...` on one line, each block preceded by its count: what
@@ -52,25 +67,39 @@ pub enum Form {
     Lines,
     /// `lastX lastY` only: the program keeps its own board.
     Last,
+    /// `lastX lastY`, then `top` on a line, then the whole board on one line.
+    Blocks,
+    /// `lastX lastY`, then `N top...` on a line, then `MN board...` on a line.
+    CountedBlocks,
+    /// `lastX lastY N top...` on a line, then `MN board...` on the next.
+    CountedSplit,
+    /// `lastX lastY`, then `N`, `top...`, `MN` and `board...` each on a line of its own.
+    CountsApart,
+    /// `lastX lastY`, then every number of the counted form on a line of its own.
+    Scattered,
 }
 
 impl Form {
     /// Every form, with the player scheme that selects it.
-    pub const SCHEMES: [(&'static str, Form); 4] = [
+    pub const SCHEMES: [(&'static str, Form); 9] = [
         ("saiblo", Form::Counted),
         ("saiblo-uncounted", Form::Uncounted),
         ("saiblo-lines", Form::Lines),
         ("saiblo-last", Form::Last),
+        ("saiblo-blocks", Form::Blocks),
+        ("saiblo-counted-blocks", Form::CountedBlocks),
+        ("saiblo-counted-split", Form::CountedSplit),
+        ("saiblo-counts-apart", Form::CountsApart),
+        ("saiblo-scattered", Form::Scattered),
     ];
 
     /// The player scheme (the text before `:`) that selects this form.
     pub fn scheme(self) -> &'static str {
-        match self {
-            Form::Counted => "saiblo",
-            Form::Uncounted => "saiblo-uncounted",
-            Form::Lines => "saiblo-lines",
-            Form::Last => "saiblo-last",
-        }
+        Form::SCHEMES
+            .iter()
+            .find(|&&(_, f)| f == self)
+            .map(|&(s, _)| s)
+            .expect("every form has a scheme")
     }
 
     /// The form a scheme selects, if it is one of the Saiblo schemes.
@@ -124,30 +153,40 @@ fn parse_answer(payload: &[u8]) -> Option<Point> {
 
 /// What the platform writes before the mover's move in `position`.
 fn move_text(position: &Position, side: Side, form: Form) -> String {
-    let BoardSpec { m, n, .. } = position.spec();
-    let last = position.last().unwrap_or(Point { x: -1, y: -1 });
+    message(
+        form,
+        position.last(),
+        position.top(),
+        position.board_for(side),
+    )
+}
+
+/// The message before a move in `form`: the opponent's last move `last` (`-1 -1` for
+/// none), then `top` and `board` (row-major, `top.len()` columns) as the form lays them
+/// out. Public so that a test can send a view of its own (one that contradicts the moves,
+/// say) in any layout.
+pub fn message(form: Form, last: Option<Point>, top: &[i32], board: &[i32]) -> String {
+    let Point { x, y } = last.unwrap_or(Point { x: -1, y: -1 });
+    let (cols, cells) = (top.len(), board.len());
     let join = |v: &[i32]| v.iter().map(i32::to_string).collect::<Vec<_>>().join(" ");
-    let top = join(position.top());
-    let board = position.board_for(side);
+    let (top, rows, board) = (
+        join(top),
+        board.chunks(cols.max(1)).map(join).collect::<Vec<_>>(),
+        join(board),
+    );
+    // Each count is that of the values sent after it.
     match form {
-        Form::Last => format!("{} {}\n", last.x, last.y),
-        // Each count is that of the values sent after it.
-        Form::Counted => format!(
-            "{} {} {} {top} {} {}\n",
-            last.x,
-            last.y,
-            position.top().len(),
-            board.len(),
-            join(board)
-        ),
-        Form::Uncounted => format!("{} {} {top} {}\n", last.x, last.y, join(board)),
-        Form::Lines => {
-            let mut s = format!("{} {}\n{top}\n", last.x, last.y);
-            for row in board.chunks(n.max(1) as usize).take(m as usize) {
-                s.push_str(&join(row));
-                s.push('\n');
-            }
-            s
+        Form::Counted => format!("{x} {y} {cols} {top} {cells} {board}\n"),
+        Form::Uncounted => format!("{x} {y} {top} {board}\n"),
+        Form::Lines => format!("{x} {y}\n{top}\n{}\n", rows.join("\n")),
+        Form::Last => format!("{x} {y}\n"),
+        Form::Blocks => format!("{x} {y}\n{top}\n{board}\n"),
+        Form::CountedBlocks => format!("{x} {y}\n{cols} {top}\n{cells} {board}\n"),
+        Form::CountedSplit => format!("{x} {y} {cols} {top}\n{cells} {board}\n"),
+        Form::CountsApart => format!("{x} {y}\n{cols}\n{top}\n{cells}\n{board}\n"),
+        Form::Scattered => {
+            let numbers = format!("{cols} {top} {cells} {board}");
+            format!("{x} {y}\n{}\n", numbers.replace(' ', "\n"))
         }
     }
 }
@@ -164,6 +203,12 @@ pub struct SaibloPlayer {
     started: bool,
     /// No frame has been taken from it yet, so a framed `ok` may still come.
     hello_allowed: bool,
+    /// It sent the framed `ok`.
+    greeted: bool,
+    /// The side it plays, once started.
+    side: Option<Side>,
+    /// How it ended after the game, once stopped, if it exited by itself.
+    exit: Option<String>,
 }
 
 impl SaibloPlayer {
@@ -187,7 +232,23 @@ impl SaibloPlayer {
             pipes,
             started: false,
             hello_allowed: true,
+            greeted: false,
+            side: None,
+            exit: None,
         }
+    }
+
+    /// Whether the program sent the framed `ok` (before its first answer; it is optional).
+    pub fn greeted(&self) -> bool {
+        self.greeted
+    }
+
+    /// How the program ended once the game was over and its input closed
+    /// ([`Player::stop`]): `exit status 0`, `exit status 1`, a signal's name; `None` if it
+    /// was killed (by a verdict, or for not exiting within [`EXIT_GRACE`]) or has not
+    /// been stopped. Once this is known, all it wrote on stderr is in its log.
+    pub fn exit(&self) -> Option<&str> {
+        self.exit.as_deref()
     }
 
     /// Takes the framed `ok` at the head of the inbox, if it is there and still allowed.
@@ -196,6 +257,7 @@ impl SaibloPlayer {
         if there {
             self.pipes.consume(HELLO.len());
             self.hello_allowed = false;
+            self.greeted = true;
         }
         there
     }
@@ -246,10 +308,11 @@ impl SaibloPlayer {
 }
 
 impl Player<Connect4> for SaibloPlayer {
-    fn start(&mut self, _game: &Connect4, setup: &BoardSpec, _side: Side) -> Result<(), Fault> {
+    fn start(&mut self, _game: &Connect4, setup: &BoardSpec, side: Side) -> Result<(), Fault> {
         if let Err(fault) = &self.program {
             return Err(fault.clone());
         }
+        self.side = Some(side);
         if !self.started {
             let BoardSpec { m, n, no_x, no_y } = *setup;
             self.pipes.send(format!("{m} {n} {no_x} {no_y}\n"));
@@ -295,9 +358,28 @@ impl Player<Connect4> for SaibloPlayer {
         self.program.as_ref().ok()?.peak_memory_kb()
     }
 
+    fn game_over(&mut self, game: &Connect4, position: &Position, _last: Option<Point>) {
+        // The side to move did not make the last move: tell it, as before its moves. (The
+        // other side made it, and knows.)
+        let side = game.to_move(position);
+        if self.program.is_ok() && self.started && self.side == Some(side) {
+            self.pipes.send(move_text(position, side, self.form));
+        }
+    }
+
     fn stop(&mut self) {
-        // Closing stdin lets a well-behaved program end; dropping the process kills its
-        // whole group and deletes its scratch directory whatever it does.
+        // Closing stdin lets a well-behaved program end. Its output is read and dropped
+        // meanwhile, so that an answer to the last message does not break its pipe; then
+        // dropping the process kills its whole group and deletes its scratch directory,
+        // whatever it does.
+        self.pipes.close_input();
+        if let Ok(program) = &mut self.program {
+            let deadline = Instant::now() + EXIT_GRACE;
+            while self.pipes.read_more(deadline).is_ok() {
+                self.pipes.consume(usize::MAX);
+            }
+            self.exit = program.exit_within(deadline.saturating_duration_since(Instant::now()));
+        }
         self.pipes.close();
         self.program = Err(Fault::Load("the game is over".into()));
     }
@@ -343,7 +425,7 @@ mod tests {
     }
 
     #[test]
-    fn the_four_forms() {
+    fn the_nine_forms() {
         let spec = BoardSpec {
             m: 2,
             n: 3,
@@ -374,11 +456,104 @@ mod tests {
             move_text(&p, Side::First, Form::Uncounted),
             "1 0 1 2 1 0 0 0 2 0 0\n"
         );
+        // The other layouts of the view the second mover gets.
+        let second = |form| move_text(&p, Side::Second, form);
+        assert_eq!(second(Form::Blocks), "1 0\n1 2 1\n0 0 0 1 0 0\n");
+        assert_eq!(second(Form::CountedBlocks), "1 0\n3 1 2 1\n6 0 0 0 1 0 0\n");
+        assert_eq!(second(Form::CountedSplit), "1 0 3 1 2 1\n6 0 0 0 1 0 0\n");
+        assert_eq!(second(Form::CountsApart), "1 0\n3\n1 2 1\n6\n0 0 0 1 0 0\n");
+        assert_eq!(
+            second(Form::Scattered),
+            "1 0\n3\n1\n2\n1\n6\n0\n0\n0\n1\n0\n0\n"
+        );
+        // Every layout holds the numbers of its kind, whatever the whitespace.
+        let numbers = |form| {
+            second(form)
+                .split_whitespace()
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        for (_, form) in Form::SCHEMES {
+            let like = match form {
+                Form::Last => continue,
+                Form::Uncounted | Form::Lines | Form::Blocks => Form::Uncounted,
+                _ => Form::Counted,
+            };
+            assert_eq!(numbers(form), numbers(like), "{form:?}");
+            assert!(second(form).ends_with('\n'), "{form:?}");
+        }
         for (scheme, form) in Form::SCHEMES {
             assert_eq!(Form::from_scheme(scheme), Some(form));
             assert_eq!(form.scheme(), scheme);
         }
         assert_eq!(Form::from_scheme("gtp"), None);
+    }
+
+    #[test]
+    fn a_message_may_carry_any_view() {
+        // A view that no position has (a stone floating over an empty cell): as given.
+        let board = [0, 1, 0, 0, 0, 0];
+        assert_eq!(
+            message(
+                Form::Counted,
+                Some(Point { x: 0, y: 1 }),
+                &[2, 0, 2],
+                &board
+            ),
+            "0 1 3 2 0 2 6 0 1 0 0 0 0\n"
+        );
+        assert_eq!(
+            message(Form::Lines, None, &[2, 0, 2], &board),
+            "-1 -1\n2 0 2\n0 1 0\n0 0 0\n"
+        );
+    }
+
+    /// A `sh -c` program that logs each line it is sent and answers each with a frame, as a
+    /// Saiblo player on 6x7 as `side`, told the game is over after the first mover's drop
+    /// in column 0 (as the referee tells it when a move ends the game), then stopped; its
+    /// log and how it ended.
+    fn told_the_end(side: Side) -> (String, Option<String>) {
+        let dir = tempfile::tempdir().unwrap();
+        let log = Arc::new(LogSink::open(&dir.path().join("p.log"), 1 << 20).unwrap());
+        let settings = ProcessSettings {
+            exe: std::path::PathBuf::from("/nonexistent"),
+            memory_limit_mb: 0,
+        };
+        let script = format!("while read line; do echo \"got $line\" >&2; printf '{FIRST}'; done");
+        let argv: Vec<String> = ["sh", "-c", &script].map(String::from).to_vec();
+        let mut player = SaibloPlayer::launch(&settings, &argv, &[], Form::Last, log);
+        let spec = BoardSpec {
+            m: 6,
+            n: 7,
+            no_x: 0,
+            no_y: 6,
+        };
+        let mut position = Connect4.start(&spec);
+        player.start(&Connect4, &spec, side).unwrap();
+        let mv = position.drop_point(0).unwrap();
+        Connect4.play(&mut position, mv);
+        player.game_over(&Connect4, &position, Some(mv));
+        player.stop();
+        let exit = player.exit().map(String::from);
+        (
+            std::fs::read_to_string(dir.path().join("p.log")).unwrap(),
+            exit,
+        )
+    }
+
+    #[test]
+    fn at_the_end_the_side_to_move_is_told_the_last_move_and_both_exit() {
+        // Its answers to every line, the last one's too, do not break its pipe: it ends at
+        // the end of its input, and everything it wrote is in its log by then.
+        let exit = Some("exit status 0".to_string());
+        assert_eq!(
+            told_the_end(Side::Second),
+            ("got 6 7 0 6\ngot 5 0\n".to_string(), exit.clone())
+        );
+        assert_eq!(
+            told_the_end(Side::First),
+            ("got 6 7 0 6\n".to_string(), exit)
+        );
     }
 
     /// A `sh -c` program as a Saiblo player on a 6x7 board, asked for its first move (it

@@ -185,6 +185,10 @@ impl<G: Shown> Player<G> for Ai<'_, G> {
         t
     }
 
+    fn game_over(&mut self, game: &G, position: &G::Position, last: Option<G::Move>) {
+        self.player.game_over(game, position, last);
+    }
+
     fn stop(&mut self) {
         self.player.stop();
     }

@@ -1,7 +1,7 @@
 //! Helpers the judge's integration tests share: fixture libraries compiled with `cc`,
 //! fixture programs copied where leftover processes can be found, the judge run from empty
-//! directories that must still be empty when it is done, its logged games, and pages run
-//! in headless Chromium.
+//! directories that must still be empty when it is done, its logged games, pages run in
+//! headless Chromium, and what a test does when a partner program is missing.
 
 // Each test crate uses the part it needs.
 #![allow(dead_code)]
@@ -138,6 +138,40 @@ pub fn judge_typing<S: AsRef<OsStr>>(
     // Dropping stdin after the keys closes it: the end of input, as at a closed terminal.
     child.stdin.take().unwrap().write_all(keys).unwrap();
     child.wait_with_output().expect("wait for judge")
+}
+
+/// Whether a test should skip because its partner program is missing (`present` false):
+/// on a developer's machine it prints why and returns true; under CI (`CI=true`), where
+/// scripts/test.sh installs every partner program, it panics, so a missing program fails
+/// the suite instead of passing it untested. `what` names the program and how to get it.
+#[track_caller]
+pub fn skip_without(present: bool, what: &str) -> bool {
+    match missing_partner(
+        present,
+        std::env::var("CI").is_ok_and(|v| v == "true"),
+        what,
+    ) {
+        Ok(None) => false,
+        Ok(Some(why)) => {
+            println!("{why}");
+            true
+        }
+        Err(why) => panic!("{why}"),
+    }
+}
+
+/// [`skip_without`]'s decision with the CI flag given (tests cannot safely change the
+/// environment): `Ok(None)` run, `Ok(Some(line))` skip saying so, `Err(message)` fail.
+pub fn missing_partner(present: bool, ci: bool, what: &str) -> Result<Option<String>, String> {
+    match (present, ci) {
+        (true, _) => Ok(None),
+        (false, false) => Ok(Some(format!(
+            "skipped: missing partner program: {what} (with CI=true this fails)"
+        ))),
+        (false, true) => Err(format!(
+            "missing partner program: {what}; under CI (CI=true) that is a failure, not a skip"
+        )),
+    }
 }
 
 /// The Chromium binary: `$CHROMIUM`, or Debian's `chromium` on the PATH.

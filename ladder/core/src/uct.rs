@@ -9,7 +9,7 @@
 
 use crate::{fresh_rng, greedy};
 use gravity4::request::Request;
-use gravity4::search::learned::ADAPTATION_RATE;
+use gravity4::search::config::ADAPTATION_RATE;
 use gravity4::search::{Profile, SearchConfig, Techniques};
 use gravity4::session;
 use gravity4::settings::Settings;
@@ -32,7 +32,7 @@ pub fn choose_with_share(request: &Request, permille: u32) -> usize {
 
 /// The search the UCT rungs play, fixed: the strong profile with the exploration constant
 /// and techniques it had when the ladder was measured (UCB1 c = 0.8; proofs, tactics, tree
-/// reuse, the endgame solver and the early stop; no transposition table).
+/// reuse, the endgame solver and the early stop; no learned playout policies).
 pub const LADDER_SEARCH: SearchConfig = SearchConfig {
     profile: Profile::Strong,
     exploration: 0.8,
@@ -45,7 +45,6 @@ pub const LADDER_SEARCH: SearchConfig = SearchConfig {
         early_stop: true,
         ..Techniques::NONE
     },
-    first_play: None,
     // Unread: policy adaptation is off.
     adaptation_rate: ADAPTATION_RATE,
 };
@@ -84,7 +83,7 @@ pub fn choose_16_percent(request: &Request) -> usize {
 }
 
 /// Rung 10: the full budget, with the pinned search of [`LADDER_SEARCH`] (the library's
-/// default before transpositions and the tuned exploration constant).
+/// default before the learned playout policies and the tuned exploration constant).
 pub fn choose_full(request: &Request) -> usize {
     choose_with_share(request, 1000)
 }
@@ -100,8 +99,7 @@ mod tests {
         settings.search = SearchConfig {
             profile: Profile::Classic,
             exploration: 3.0,
-            techniques: Techniques::parse("transpositions", "reuse,endgame").unwrap(),
-            first_play: None,
+            techniques: Techniques::parse("", "reuse,endgame").0,
             adaptation_rate: 1.0,
         };
         let rung = share(&settings, 160);
@@ -110,7 +108,7 @@ mod tests {
         assert_eq!(rung.search.profile, Profile::Strong);
         assert_eq!(rung.search.exploration, 0.8);
         assert!(rung.search.techniques.reuse && rung.search.techniques.endgame);
-        assert!(!rung.search.techniques.transpositions);
+        assert!(!rung.search.techniques.last_good_reply);
         assert_eq!(share(&settings, 0).budget, MIN_BUDGET);
     }
 }

@@ -365,7 +365,7 @@ mod tests {
 
     fn player() -> Player {
         Player {
-            engine: Profile::Strong.engine(Some(2), 1 << 24),
+            engine: Profile::Strong.engine(Some(2), 1 << 24, &Default::default()),
             move_ms: 20,
             log: false,
         }

@@ -340,7 +340,7 @@ mod tests {
 
     fn session(rule: Rule) -> Gtp {
         let player = Player {
-            engine: Profile::Strong.engine(Some(1), 1 << 24),
+            engine: Profile::Strong.engine(Some(1), 1 << 24, &Default::default()),
             move_ms: 30,
             log: false,
         };

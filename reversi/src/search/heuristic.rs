@@ -76,19 +76,9 @@ impl Weights {
         },
     };
 
-    /// The defaults, or 16 comma-separated integers from `REVERSI_AB_WEIGHTS` (the opening's
-    /// then the ending's, in field order) for experiments; unparsable text is ignored.
-    pub fn from_env() -> Weights {
-        let Ok(text) = std::env::var("REVERSI_AB_WEIGHTS") else {
-            return Weights::DEFAULT;
-        };
-        let v: Vec<i32> = text
-            .split(',')
-            .filter_map(|t| t.trim().parse().ok())
-            .collect();
-        if v.len() != 16 {
-            return Weights::DEFAULT;
-        }
+    /// Weights from 16 values: the opening's then the ending's, each in [`Terms`] field order
+    /// (the form of `REVERSI_AB_WEIGHTS`, read by [`crate::settings`]).
+    pub fn from_values(v: [i32; 16]) -> Weights {
         let terms = |v: &[i32]| Terms {
             mobility: v[0],
             potential: v[1],

@@ -20,7 +20,7 @@ use crate::bitboard::Square;
 use crate::position::{Move, Position};
 
 /// The knobs that make the two engines.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Config {
     /// The engine's name.
     pub name: &'static str,
@@ -79,34 +79,20 @@ impl Config {
         }
     }
 
-    /// The strong engine. Its exploration constant, leaf-solve depth and playout cutoff can be
-    /// overridden for experiments by `REVERSI_STRONG_C`, `REVERSI_LEAF_EMPTIES` and
-    /// `REVERSI_CUTOFF` (plies, or `full`).
+    /// The strong engine. Its exploration constant, leaf-solve depth, playout cutoff and
+    /// evaluation weights are experiment knobs ([`crate::settings`] reads them).
     pub fn strong() -> Config {
-        fn env<T: std::str::FromStr>(name: &str) -> Option<T> {
-            std::env::var(name).ok()?.trim().parse().ok()
-        }
         Config {
             name: "strong",
-            exploration: env("REVERSI_STRONG_C").unwrap_or(STRONG_EXPLORATION),
+            exploration: STRONG_EXPLORATION,
             policy: Policy::Biased,
             solver: true,
-            leaf_solve_empties: env("REVERSI_LEAF_EMPTIES").unwrap_or(LEAF_SOLVE_EMPTIES),
+            leaf_solve_empties: LEAF_SOLVE_EMPTIES,
             root_solve_empties: ROOT_SOLVE_EMPTIES,
             reuse: true,
             final_by_visits: true,
-            cutoff_plies: match std::env::var("REVERSI_CUTOFF")
-                .ok()
-                .as_deref()
-                .map(str::trim)
-            {
-                Some("full") => None,
-                _ => env::<u32>("REVERSI_CUTOFF").or(CUTOFF_PLIES),
-            },
-            weights: Weights {
-                stability: env("REVERSI_EVAL_STABILITY").unwrap_or(Weights::DEFAULT.stability),
-                ..Weights::DEFAULT
-            },
+            cutoff_plies: CUTOFF_PLIES,
+            weights: Weights::DEFAULT,
         }
     }
 }

@@ -31,13 +31,6 @@ use std::time::Duration;
 
 use crate::position::{Move, Position};
 
-/// The course's Reversi limit per move, our default budget (ms); `REVERSI_MOVE_MS` overrides.
-pub const DEFAULT_MOVE_MS: u64 = 5000;
-
-/// Default cap on the tree's memory (MiB); `REVERSI_MEMORY_MB` overrides. At 40 bytes a node
-/// this is about 6.7 M nodes, more than 5 s of search grows, and far below the course's limits.
-pub const DEFAULT_MEMORY_MB: u64 = 256;
-
 /// How long, and how much, one search may take.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -160,19 +153,41 @@ impl Profile {
         }
     }
 
-    /// A new engine of this profile, its generator seeded from `seed` or, if `None`, the OS.
-    pub fn engine(self, seed: Option<u64>, memory_bytes: usize) -> Box<dyn Engine> {
+    /// A new engine of this profile, its generator seeded from `seed` or, if `None`, the OS,
+    /// tuned by `tuning` (the `classic` baseline takes none of it).
+    pub fn engine(
+        self,
+        seed: Option<u64>,
+        memory_bytes: usize,
+        tuning: &Tuning,
+    ) -> Box<dyn Engine> {
         let config = match self {
             Profile::Classic => mcts::Config::classic(),
-            Profile::Strong => mcts::Config::strong(),
+            Profile::Strong => tuning.strong,
             Profile::Alphabeta => {
-                return Box::new(alphabeta::AlphaBeta::new(
-                    memory_bytes,
-                    heuristic::Weights::from_env(),
-                ));
+                return Box::new(alphabeta::AlphaBeta::new(memory_bytes, tuning.alphabeta));
             }
         };
         Box::new(mcts::Mcts::new(config, seed, memory_bytes))
+    }
+}
+
+/// The engines' experiment knobs, the measured best by default ([`crate::settings`] reads
+/// the environment's overrides).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// The `strong` engine's configuration.
+    pub strong: mcts::Config,
+    /// The `alphabeta` engine's evaluation weights.
+    pub alphabeta: heuristic::Weights,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            strong: mcts::Config::strong(),
+            alphabeta: heuristic::Weights::DEFAULT,
+        }
     }
 }
 
@@ -182,59 +197,6 @@ impl fmt::Display for Profile {
             Profile::Classic => "classic",
             Profile::Strong => "strong",
             Profile::Alphabeta => "alphabeta",
-        })
-    }
-}
-
-/// Settings read from the environment, each overridable by a program flag.
-#[derive(Clone, Copy, Debug)]
-pub struct Settings {
-    /// Budget per move in ms (`REVERSI_MOVE_MS`, default [`DEFAULT_MOVE_MS`]).
-    pub move_ms: u64,
-    /// Print a [`SearchReport::log_line`] per move on stderr (`REVERSI_LOG=1`).
-    pub log: bool,
-    /// The engine (`REVERSI_PROFILE=classic|strong|alphabeta`, default strong).
-    pub profile: Profile,
-    /// Tree memory cap in bytes (`REVERSI_MEMORY_MB`, default [`DEFAULT_MEMORY_MB`]).
-    pub memory_bytes: usize,
-}
-
-impl Settings {
-    /// Reads the environment; unparsable values are reported in the error.
-    pub fn from_env() -> Result<Settings, String> {
-        fn var(name: &str) -> Option<String> {
-            std::env::var(name).ok().filter(|v| !v.trim().is_empty())
-        }
-        let move_ms = match var("REVERSI_MOVE_MS") {
-            Some(v) => v
-                .trim()
-                .parse::<u64>()
-                .ok()
-                .filter(|&ms| ms > 0)
-                .ok_or_else(|| format!("REVERSI_MOVE_MS={v:?}: expected a positive integer"))?,
-            None => DEFAULT_MOVE_MS,
-        };
-        let profile = match var("REVERSI_PROFILE") {
-            Some(v) => Profile::parse(v.trim()).ok_or_else(|| {
-                format!("REVERSI_PROFILE={v:?}: expected classic, strong or alphabeta")
-            })?,
-            None => Profile::default(),
-        };
-        let memory_mb = match var("REVERSI_MEMORY_MB") {
-            Some(v) => v
-                .trim()
-                .parse::<u64>()
-                .ok()
-                .filter(|&mb| mb > 0)
-                .ok_or_else(|| format!("REVERSI_MEMORY_MB={v:?}: expected a positive integer"))?,
-            None => DEFAULT_MEMORY_MB,
-        };
-        let log = var("REVERSI_LOG").is_some_and(|v| v.trim() != "0");
-        Ok(Settings {
-            move_ms,
-            log,
-            profile,
-            memory_bytes: (memory_mb as usize).saturating_mul(1 << 20),
         })
     }
 }

@@ -196,26 +196,33 @@ impl Leader {
 
     /// Waits (briefly) for a child that closed its pipe and says how it ended.
     fn reap(&mut self) -> String {
-        let deadline = Instant::now() + REAP_GRACE;
+        if let Some(how) = self.exited_by(Instant::now() + REAP_GRACE) {
+            return how;
+        }
+        self.kill();
+        "closed its pipe without exiting".into()
+    }
+
+    /// Waits until `deadline` at most for a living leader to exit by itself; if it does,
+    /// kills anything it forked into the group and says how it ended (`exit status 0`,
+    /// `SIGSEGV`, ...). `None`: still running (or already killed).
+    fn exited_by(&mut self, deadline: Instant) -> Option<String> {
+        if self.dead {
+            return None;
+        }
         let status = loop {
             match self.child.try_wait() {
-                Ok(Some(status)) => break Some(status),
+                Ok(Some(status)) => break status,
                 Ok(None) if Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(2))
                 }
-                _ => break None,
+                _ => return None,
             }
         };
         // Also kills anything the player forked into the group.
         signals::kill_group(self.child.id());
         self.dead = true;
-        match status {
-            Some(s) => signals::describe(s),
-            None => {
-                let _ = self.child.wait();
-                "closed its pipe without exiting".into()
-            }
-        }
+        Some(signals::describe(status))
     }
 }
 

@@ -89,6 +89,11 @@ impl Pipes {
         }
     }
 
+    /// Closes stdin (once the writer has sent what was queued); stdout can still be read.
+    pub fn close_input(&mut self) {
+        self.requests = None;
+    }
+
     /// Closes stdin (once the writer has sent what was queued) and stops reading stdout.
     pub fn close(&mut self) {
         self.requests = None;

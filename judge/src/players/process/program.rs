@@ -13,7 +13,8 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Arc;
-use std::time::Instant;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use super::child::set_limits;
 use super::{Leader, LogSink, ProcessSettings, scratch_dir, signals};
@@ -25,6 +26,8 @@ pub struct Program {
     stdout: Option<ChildStdout>,
     /// Deleted (with whatever the program wrote into it) when the program is dropped.
     scratch: Option<tempfile::TempDir>,
+    /// The thread copying its stderr into the log: finished once all of it is there.
+    log_drain: JoinHandle<()>,
 }
 
 /// Finds the executable `program` names: a name without `/` is looked up on `PATH` as a
@@ -119,12 +122,13 @@ impl Program {
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
         let stderr = child.stderr.take().expect("piped stderr");
-        std::thread::spawn(move || log.drain(stderr));
+        let log_drain = std::thread::spawn(move || log.drain(stderr));
         Ok(Program {
             stdin: child.stdin.take(),
             stdout: child.stdout.take(),
             leader: Leader { child, dead: false },
             scratch: Some(scratch),
+            log_drain,
         })
     }
 
@@ -171,6 +175,20 @@ impl Program {
     /// (`exit status 0`, `SIGSEGV`, ...); whatever it forked is killed.
     pub fn reap(&mut self) -> String {
         self.leader.reap()
+    }
+
+    /// Waits up to `grace` for a program whose input was closed to exit by itself and for
+    /// all of its stderr to reach the log, then says how it ended (`exit status 0`, ...);
+    /// whatever it forked is killed. `None`: it was still running at the end of the grace
+    /// (the caller kills it) or had been killed already.
+    pub fn exit_within(&mut self, grace: Duration) -> Option<String> {
+        let deadline = Instant::now() + grace;
+        let how = self.leader.exited_by(deadline)?;
+        // Its group is gone, so the pipe's last writer is too: the copy ends promptly.
+        while !self.log_drain.is_finished() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Some(how)
     }
 }
 
@@ -357,6 +375,27 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
         assert!(logged.contains("to-stderr"), "{logged}");
+    }
+
+    #[test]
+    fn a_program_told_to_end_exits_with_its_stderr_logged_or_is_waited_for_no_longer() {
+        let dir = tempfile::tempdir().unwrap();
+        // Ends at the end of its input, saying goodbye on stderr first.
+        let mut program = shell(dir.path(), "cat >/dev/null; echo bye >&2; exit 3", &[]);
+        drop(program.take_pipes());
+        let grace = Duration::from_secs(10);
+        assert_eq!(program.exit_within(grace).as_deref(), Some("exit status 3"));
+        // All of its stderr is in the log once the wait is over: no polling needed.
+        let logged = std::fs::read_to_string(dir.path().join("p.log")).unwrap();
+        assert_eq!(logged, "bye\n");
+        assert_eq!(program.exit_within(grace), None, "it is gone already");
+        // One that ignores the end of its input is waited for only as long as the grace.
+        let mut stubborn = shell(dir.path(), "exec sleep 30", &[]);
+        drop(stubborn.take_pipes());
+        let asked = Instant::now();
+        assert_eq!(stubborn.exit_within(Duration::from_millis(100)), None);
+        assert!(asked.elapsed() < Duration::from_secs(5));
+        stubborn.kill();
     }
 
     #[test]

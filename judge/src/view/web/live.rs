@@ -434,6 +434,10 @@ impl<G: Shown> Player<G> for Watched<'_, G> {
         answer
     }
 
+    fn game_over(&mut self, game: &G, position: &G::Position, last: Option<G::Move>) {
+        self.player.game_over(game, position, last);
+    }
+
     fn stop(&mut self) {
         self.player.stop();
     }

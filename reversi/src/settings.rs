@@ -1,0 +1,273 @@
+//! The `REVERSI_*` environment variables, their defaults, and the one place they are read.
+//!
+//! [`Settings::from_env`] reads all nine once, at the program's start: the budget, the
+//! engine, the log switch, the memory cap, and the engines' experiment knobs (as a
+//! [`Tuning`]). A value that does not parse is an error naming the variable, the value and
+//! what was expected, never a silent default: an experiment run with a typo in its knob
+//! would otherwise measure the default while claiming to measure the knob. An empty value
+//! counts as unset.
+
+use crate::search::heuristic::Weights;
+use crate::search::{Profile, Tuning};
+
+/// Budget per move in milliseconds; program flag `--move-ms`.
+pub const ENV_MOVE_MS: &str = "REVERSI_MOVE_MS";
+/// The engine: `classic`, `strong` or `alphabeta`; program flag `--profile`.
+pub const ENV_PROFILE: &str = "REVERSI_PROFILE";
+/// `1`: one [`crate::SearchReport::log_line`] per move on stderr; program flag `--log`.
+pub const ENV_LOG: &str = "REVERSI_LOG";
+/// Tree memory cap in MiB.
+pub const ENV_MEMORY_MB: &str = "REVERSI_MEMORY_MB";
+/// Experiments: the strong engine's UCB1 exploration constant.
+pub const ENV_STRONG_C: &str = "REVERSI_STRONG_C";
+/// Experiments: the strong engine solves leaves with at most this many empties.
+pub const ENV_LEAF_EMPTIES: &str = "REVERSI_LEAF_EMPTIES";
+/// Experiments: the strong engine's playout plies before the evaluation, or `full` (none).
+pub const ENV_CUTOFF: &str = "REVERSI_CUTOFF";
+/// Experiments: the weight of corner-anchored edge discs in the strong engine's evaluation.
+pub const ENV_EVAL_STABILITY: &str = "REVERSI_EVAL_STABILITY";
+/// Experiments: the alphabeta evaluation's 16 weights (see [`Weights::from_values`]).
+pub const ENV_AB_WEIGHTS: &str = "REVERSI_AB_WEIGHTS";
+
+/// Every variable [`Settings::from_env`] reads.
+pub const ENV_VARS: [&str; 9] = [
+    ENV_MOVE_MS,
+    ENV_PROFILE,
+    ENV_LOG,
+    ENV_MEMORY_MB,
+    ENV_STRONG_C,
+    ENV_LEAF_EMPTIES,
+    ENV_CUTOFF,
+    ENV_EVAL_STABILITY,
+    ENV_AB_WEIGHTS,
+];
+
+/// The course's Reversi limit per move, our default budget (ms).
+pub const DEFAULT_MOVE_MS: u64 = 5000;
+
+/// Default cap on the tree's memory (MiB). At 32 bytes a node this is about 8 M nodes, more
+/// than 5 s of search grows, and far below the course's limits.
+pub const DEFAULT_MEMORY_MB: u64 = 256;
+
+/// Everything the environment sets, each of the first three overridable by a program flag.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Budget per move in ms ([`ENV_MOVE_MS`], default [`DEFAULT_MOVE_MS`]).
+    pub move_ms: u64,
+    /// Print a [`crate::SearchReport::log_line`] per move on stderr ([`ENV_LOG`], default off).
+    pub log: bool,
+    /// The engine ([`ENV_PROFILE`], default [`Profile::Strong`]).
+    pub profile: Profile,
+    /// Tree memory cap in bytes ([`ENV_MEMORY_MB`], default [`DEFAULT_MEMORY_MB`] MiB).
+    pub memory_bytes: usize,
+    /// The engines' experiment knobs ([`ENV_STRONG_C`], [`ENV_LEAF_EMPTIES`], [`ENV_CUTOFF`],
+    /// [`ENV_EVAL_STABILITY`], [`ENV_AB_WEIGHTS`]; default [`Tuning::default`]).
+    pub tuning: Tuning,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            move_ms: DEFAULT_MOVE_MS,
+            log: false,
+            profile: Profile::default(),
+            memory_bytes: mib(DEFAULT_MEMORY_MB),
+            tuning: Tuning::default(),
+        }
+    }
+}
+
+impl Settings {
+    /// Reads the process environment; the first bad value is the error, one line.
+    pub fn from_env() -> Result<Settings, String> {
+        Settings::from_vars(|name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned()))
+    }
+
+    /// Reads the variables through `var` (the environment, or a table in tests); unset or
+    /// empty ones keep their defaults, and the first bad value is the error, one line.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Settings, String> {
+        let mut s = Settings::default();
+        let get = |name: &str| var(name).filter(|v| !v.trim().is_empty());
+        if let Some(v) = get(ENV_MOVE_MS) {
+            s.move_ms = parse(ENV_MOVE_MS, &v, "a positive integer (ms)", |t| {
+                t.parse().ok().filter(|&ms: &u64| ms > 0)
+            })?;
+        }
+        if let Some(v) = get(ENV_PROFILE) {
+            s.profile = parse(
+                ENV_PROFILE,
+                &v,
+                "classic, strong or alphabeta",
+                Profile::parse,
+            )?;
+        }
+        if let Some(v) = get(ENV_LOG) {
+            s.log = parse(ENV_LOG, &v, "0 or 1", |t| match t {
+                "0" => Some(false),
+                "1" => Some(true),
+                _ => None,
+            })?;
+        }
+        if let Some(v) = get(ENV_MEMORY_MB) {
+            let mb = parse(ENV_MEMORY_MB, &v, "a positive integer (MiB)", |t| {
+                t.parse().ok().filter(|&mb: &u64| mb > 0)
+            })?;
+            s.memory_bytes = mib(mb);
+        }
+        let strong = &mut s.tuning.strong;
+        if let Some(v) = get(ENV_STRONG_C) {
+            strong.exploration = parse(ENV_STRONG_C, &v, "a number >= 0", |t| {
+                t.parse().ok().filter(|c: &f64| c.is_finite() && *c >= 0.0)
+            })?;
+        }
+        if let Some(v) = get(ENV_LEAF_EMPTIES) {
+            strong.leaf_solve_empties =
+                parse(ENV_LEAF_EMPTIES, &v, "an integer from 0 to 60", |t| {
+                    t.parse().ok().filter(|&n: &u32| n <= 60)
+                })?;
+        }
+        if let Some(v) = get(ENV_CUTOFF) {
+            strong.cutoff_plies =
+                parse(ENV_CUTOFF, &v, "a number of plies or full", |t| match t {
+                    "full" => Some(None),
+                    _ => t.parse().ok().map(Some),
+                })?;
+        }
+        if let Some(v) = get(ENV_EVAL_STABILITY) {
+            strong.weights.stability = parse(ENV_EVAL_STABILITY, &v, "a number", |t| {
+                t.parse().ok().filter(|w: &f64| w.is_finite())
+            })?;
+        }
+        if let Some(v) = get(ENV_AB_WEIGHTS) {
+            s.tuning.alphabeta = parse(ENV_AB_WEIGHTS, &v, "16 comma-separated integers", |t| {
+                let values: Option<Vec<i32>> =
+                    t.split(',').map(|w| w.trim().parse().ok()).collect();
+                Some(Weights::from_values(values?.try_into().ok()?))
+            })?;
+        }
+        Ok(s)
+    }
+}
+
+/// `value` (trimmed) through `parse`, or the error line `NAME="value": expected ...`.
+fn parse<T>(
+    name: &str,
+    value: &str,
+    expected: &str,
+    parse: impl FnOnce(&str) -> Option<T>,
+) -> Result<T, String> {
+    parse(value.trim()).ok_or_else(|| format!("{name}={value:?}: expected {expected}"))
+}
+
+/// `mb` MiB in bytes (saturating: a cap past the address space is no cap).
+fn mib(mb: u64) -> usize {
+    usize::try_from(mb)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(1 << 20)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The settings from a table of variables.
+    fn from(vars: &[(&str, &str)]) -> Result<Settings, String> {
+        Settings::from_vars(|name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_owned())
+        })
+    }
+
+    #[test]
+    fn missing_or_empty_variables_keep_the_defaults() {
+        let defaults = Settings::default();
+        assert_eq!(from(&[]), Ok(defaults));
+        let empty: Vec<(&str, &str)> = ENV_VARS.iter().map(|&k| (k, " ")).collect();
+        assert_eq!(from(&empty), Ok(defaults));
+        assert_eq!(defaults.move_ms, 5000);
+        assert_eq!(defaults.memory_bytes, 256 << 20);
+        assert_eq!(defaults.profile, Profile::Strong);
+        assert!(!defaults.log);
+        assert_eq!(defaults.tuning.strong.exploration, 0.3);
+        assert_eq!(defaults.tuning.strong.leaf_solve_empties, 8);
+        assert_eq!(defaults.tuning.strong.cutoff_plies, Some(0));
+        assert_eq!(defaults.tuning.strong.weights.stability, 0.0);
+        assert_eq!(defaults.tuning.alphabeta, Weights::DEFAULT);
+    }
+
+    #[test]
+    fn good_values_are_read() {
+        let weights = "1,2,3,4,5,6,7,8, 9,10,11,12,13,14,15,-16";
+        let s = from(&[
+            (ENV_MOVE_MS, " 1100 "),
+            (ENV_PROFILE, "Alphabeta"),
+            (ENV_LOG, "1"),
+            (ENV_MEMORY_MB, "64"),
+            (ENV_STRONG_C, "0.6"),
+            (ENV_LEAF_EMPTIES, "0"),
+            (ENV_CUTOFF, "2"),
+            (ENV_EVAL_STABILITY, "1.5"),
+            (ENV_AB_WEIGHTS, weights),
+        ])
+        .unwrap();
+        assert_eq!(s.move_ms, 1100);
+        assert_eq!(s.profile, Profile::Alphabeta);
+        assert!(s.log);
+        assert_eq!(s.memory_bytes, 64 << 20);
+        assert_eq!(s.tuning.strong.exploration, 0.6);
+        assert_eq!(s.tuning.strong.leaf_solve_empties, 0);
+        assert_eq!(s.tuning.strong.cutoff_plies, Some(2));
+        assert_eq!(s.tuning.strong.weights.stability, 1.5);
+        assert_eq!(s.tuning.alphabeta.opening.mobility, 1);
+        assert_eq!(s.tuning.alphabeta.opening.parity, 8);
+        assert_eq!(s.tuning.alphabeta.ending.mobility, 9);
+        assert_eq!(s.tuning.alphabeta.ending.parity, -16);
+        // The knobs change nothing else of the strong engine.
+        let strong = crate::search::mcts::Config {
+            exploration: 0.6,
+            leaf_solve_empties: 0,
+            cutoff_plies: Some(2),
+            weights: crate::search::eval::Weights {
+                stability: 1.5,
+                ..crate::search::eval::Weights::DEFAULT
+            },
+            ..crate::search::mcts::Config::strong()
+        };
+        assert_eq!(s.tuning.strong, strong);
+        assert_eq!(
+            from(&[(ENV_CUTOFF, "full"), (ENV_LOG, "0")])
+                .map(|s| (s.tuning.strong.cutoff_plies, s.log)),
+            Ok((None, false))
+        );
+    }
+
+    #[test]
+    fn a_bad_value_is_one_line_naming_the_variable_the_value_and_what_was_expected() {
+        for (name, value, expected) in [
+            (ENV_MOVE_MS, "soon", "a positive integer (ms)"),
+            (ENV_MOVE_MS, "0", "a positive integer (ms)"),
+            (ENV_MOVE_MS, "-5", "a positive integer (ms)"),
+            (ENV_PROFILE, "weak", "classic, strong or alphabeta"),
+            (ENV_LOG, "yes", "0 or 1"),
+            (ENV_MEMORY_MB, "1.5", "a positive integer (MiB)"),
+            (ENV_MEMORY_MB, "0", "a positive integer (MiB)"),
+            (ENV_STRONG_C, "high", "a number >= 0"),
+            (ENV_STRONG_C, "-0.1", "a number >= 0"),
+            (ENV_STRONG_C, "NaN", "a number >= 0"),
+            (ENV_LEAF_EMPTIES, "61", "an integer from 0 to 60"),
+            (ENV_CUTOFF, "half", "a number of plies or full"),
+            (ENV_EVAL_STABILITY, "inf", "a number"),
+            (ENV_AB_WEIGHTS, "1,2,3", "16 comma-separated integers"),
+            (
+                ENV_AB_WEIGHTS,
+                "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,x",
+                "16 comma-separated integers",
+            ),
+        ] {
+            let err = from(&[(name, value)]).unwrap_err();
+            assert_eq!(err, format!("{name}={value:?}: expected {expected}"));
+            assert!(!err.contains('\n'), "{err}");
+        }
+    }
+}
