@@ -80,15 +80,19 @@ fn history_lists(history: &[Move], side: Side) -> (Vec<Value>, Vec<Value>) {
 
 /// What a turn's output says: the move, and the data to hand back next turn.
 #[derive(Debug, PartialEq)]
-struct Output {
-    mv: Move,
-    data: Option<Value>,
-    globaldata: Option<Value>,
-    debug: Option<String>,
+pub struct Output {
+    /// The move (`{"x":-1,"y":-1}` is a pass; off the board is a move the referee judges).
+    pub mv: Move,
+    /// `data`, handed back next turn of this game.
+    pub data: Option<Value>,
+    /// `globaldata`, handed back next turn.
+    pub globaldata: Option<Value>,
+    /// `debug`, for the player's log (a string as it is, anything else as JSON text).
+    pub debug: Option<String>,
 }
 
 /// Reads a bot's output (one JSON object, the keep-running line already removed).
-fn parse_output(text: &str) -> Result<Output, String> {
+pub fn parse_output(text: &str) -> Result<Output, String> {
     let shown = || {
         let t = text.trim();
         let head = preview(t);

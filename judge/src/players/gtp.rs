@@ -63,9 +63,11 @@ fn seconds(limit: Duration) -> String {
 
 /// One GTP answer: `=` (success) or `?` (failure), and its text (lines joined by `\n`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Reply {
-    ok: bool,
-    text: String,
+pub struct Reply {
+    /// `=` (true) or `?` (false).
+    pub ok: bool,
+    /// The text after the status and id, its lines joined by `\n`.
+    pub text: String,
 }
 
 /// How a command's `?` answer is taken.
@@ -78,7 +80,7 @@ enum OnError {
 }
 
 /// Parses the first line of an answer: `=` or `?`, an optional numeric id, then the text.
-fn reply_head(line: &str) -> Option<Reply> {
+pub fn reply_head(line: &str) -> Option<Reply> {
     let ok = match line.as_bytes().first()? {
         b'=' => true,
         b'?' => false,
@@ -91,8 +93,41 @@ fn reply_head(line: &str) -> Option<Reply> {
     })
 }
 
+/// Reads one whole answer from `next_line` (each line without its line break): stray
+/// empty lines before it are skipped, then its first line ([`reply_head`]) and every line
+/// up to the empty line that ends it. `Ok(Err(text))`: the first line is not a GTP
+/// answer, and `text` says so; `Err` is `next_line`'s.
+pub fn read_reply<E>(
+    mut next_line: impl FnMut() -> Result<String, E>,
+) -> Result<Result<Reply, String>, E> {
+    let mut reply = loop {
+        let line = next_line()?;
+        // Stray empty lines between answers are harmless.
+        if line.trim().is_empty() {
+            continue;
+        }
+        match reply_head(&line) {
+            Some(reply) => break reply,
+            None => {
+                return Ok(Err(format!(
+                    "{:?} is not a GTP answer (\"= ...\" or \"? ...\")",
+                    preview(&line)
+                )));
+            }
+        }
+    };
+    loop {
+        let line = next_line()?;
+        if line.trim().is_empty() {
+            return Ok(Ok(reply));
+        }
+        reply.text.push('\n');
+        reply.text.push_str(line.trim_end());
+    }
+}
+
 /// The move in a `genmove` answer's text, in any case; `None` if it is not one.
-fn parse_genmove(text: &str) -> Option<Move> {
+pub fn parse_genmove(text: &str) -> Option<Move> {
     text.trim().parse().ok()
 }
 
@@ -141,27 +176,7 @@ impl GtpPlayer {
 
     /// Reads one whole answer (up to its empty line) by `deadline`.
     fn reply(&mut self, deadline: Instant) -> Result<Reply, Failure> {
-        let mut reply = loop {
-            let line = self.pipes.read_line(deadline)?;
-            // Stray empty lines between answers are harmless.
-            if line.trim().is_empty() {
-                continue;
-            }
-            break reply_head(&line).ok_or_else(|| {
-                Failure::Garbage(format!(
-                    "{:?} is not a GTP answer (\"= ...\" or \"? ...\")",
-                    preview(&line)
-                ))
-            })?;
-        };
-        loop {
-            let line = self.pipes.read_line(deadline)?;
-            if line.trim().is_empty() {
-                return Ok(reply);
-            }
-            reply.text.push('\n');
-            reply.text.push_str(line.trim_end());
-        }
+        read_reply(|| self.pipes.read_line(deadline))?.map_err(Failure::Garbage)
     }
 
     /// Sends `commands` at once and reads their answers in order by `deadline`: the last

@@ -32,6 +32,9 @@ pub use saiblo::Form;
 
 pub use process::child::{HostSettings, run as run_host};
 use process::pipes::Failure;
+/// The framed messages between the judge and a library's host process; public for the
+/// fuzz targets (`fuzz/`) that feed its readers arbitrary bytes.
+pub use process::protocol;
 pub use process::{LogSink, ProcessSettings};
 pub use process::{die_on_closed_stdout, sweep_stale_scratch};
 

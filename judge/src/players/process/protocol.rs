@@ -45,10 +45,20 @@ pub enum ChildMessage {
     Ready,
     /// `dlopen` or `dlsym` failed; the text is `dlerror`'s.
     LoadError(String),
-    /// `getPoint` returned a point; CPU time of the calling thread in nanoseconds.
-    Point { x: i32, y: i32, cpu_ns: u64 },
+    /// `getPoint` returned a point.
+    Point {
+        /// The point's row, as the library gave it (the referee judges it).
+        x: i32,
+        /// The point's column.
+        y: i32,
+        /// CPU time of the calling thread, nanoseconds.
+        cpu_ns: u64,
+    },
     /// `getPoint` returned NULL.
-    Null { cpu_ns: u64 },
+    Null {
+        /// CPU time of the calling thread, nanoseconds.
+        cpu_ns: u64,
+    },
 }
 
 /// A frame that breaks the protocol.
