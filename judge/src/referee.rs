@@ -1,11 +1,13 @@
 //! The match loop: one game of any [`Game`] between two [`Player`]s.
 //!
-//! It starts both players, asks the side to move for a move under the time limit, has
-//! the game judge and apply it, and ends the game by the rules or by a verdict on the
-//! player at fault. It knows neither the rules nor how players run.
+//! It starts both players, asks the side to move for a move under the time limit (and,
+//! on a game clock, what its clock has left), has the game judge and apply it, and ends
+//! the game by the rules or by a verdict on the player at fault. It knows neither the
+//! rules nor how players run.
 
 use std::time::Duration;
 
+use crate::clock::{Clock, ClockSettings};
 use crate::games::{Game, Side, Termination};
 use crate::players::{Fault, Player};
 
@@ -58,15 +60,30 @@ impl<G: Game> Outcome<G> {
     }
 }
 
-/// Plays one game of `game` on `setup`: `players[0]` moves first; each move may take
-/// `limit` of wall time. Both players are started first (a player that cannot start
-/// loses by its fault, the first mover's fault counting first) and stopped at the end,
-/// after both are told the game's end ([`Player::game_over`]) if it ended by the rules.
+/// Plays one game of `game` on `setup`: `players[0]` plays the first side, `players[1]`
+/// the second, each asked in turn as the game says; each move may take `limit` of wall
+/// time. Both players are started first (a player that cannot start loses by its fault,
+/// the first side's fault counting first) and stopped at the end, after both are told the
+/// game's end ([`Player::game_over`]) if it ended by the rules.
 pub fn play<G: Game>(
+    game: &G,
+    setup: &G::Setup,
+    players: [&mut dyn Player<G>; 2],
+    limit: Duration,
+) -> Outcome<G> {
+    play_on_clock(game, setup, players, limit, None)
+}
+
+/// [`play`], and with `clock` each side on a game clock of those settings: before each
+/// move the mover is told its clock ([`Player::clock`]), the move may take no longer than
+/// the clock has left (nor than `limit`), and its wall time is charged to it. A player
+/// whose clock runs out loses by `timeout`, the detail saying so.
+pub fn play_on_clock<G: Game>(
     game: &G,
     setup: &G::Setup,
     mut players: [&mut dyn Player<G>; 2],
     limit: Duration,
+    clock: Option<ClockSettings>,
 ) -> Outcome<G> {
     let ready = [
         players[0].start(game, setup, Side::First),
@@ -75,7 +92,7 @@ pub fn play<G: Game>(
     let mut outcome = match ready {
         [Err(fault), _] => Outcome::new().lost_by(Side::First, &fault),
         [Ok(()), Err(fault)] => Outcome::new().lost_by(Side::Second, &fault),
-        [Ok(()), Ok(())] => play_moves(game, setup, &mut players, limit),
+        [Ok(()), Ok(())] => play_moves(game, setup, &mut players, limit, clock),
     };
     // Before `stop`, which may end the players' processes.
     outcome.peak_kb = [players[0].peak_memory_kb(), players[1].peak_memory_kb()];
@@ -90,10 +107,12 @@ fn play_moves<G: Game>(
     setup: &G::Setup,
     players: &mut [&mut dyn Player<G>; 2],
     limit: Duration,
+    clock: Option<ClockSettings>,
 ) -> Outcome<G> {
     let mut position = game.start(setup);
     let mut out = Outcome::new();
     let mut last = None;
+    let mut clocks = clock.map(|c| [Clock::new(c), Clock::new(c)]);
     loop {
         if let Some(end) = game.end(&position) {
             for player in players.iter_mut() {
@@ -102,19 +121,39 @@ fn play_moves<G: Game>(
             out.winner = end.winner;
             out.termination = end.termination;
             out.margin = end.margin;
+            out.detail = game.end_detail(&position);
             return out;
         }
         let mover = game.to_move(&position);
-        let answer = players[mover.index()].next_move(game, &position, last, limit);
+        let player = &mut players[mover.index()];
+        // On a clock, the move may take what the clock has left, if that is less.
+        let on_clock = clocks.as_ref().map(|c| &c[mover.index()]);
+        let move_limit = match on_clock {
+            Some(c) => {
+                player.clock(c);
+                limit.min(c.available())
+            }
+            None => limit,
+        };
+        let answer = player.next_move(game, &position, last, move_limit);
         out.move_ms.push(answer.wall_ms);
         out.cpu_ms.push(answer.cpu_ms);
+        if let Some(c) = clocks.as_mut().map(|c| &mut c[mover.index()]) {
+            let spent = Duration::from_secs_f64(answer.wall_ms.max(0.0) / 1e3);
+            let timed_out = matches!(answer.reply, Err(Fault::Timeout)) && move_limit < limit;
+            if c.charge(spent).is_err() || timed_out {
+                let mut out = out.lost_by(mover, &Fault::Timeout);
+                out.detail = Some(format!("out of time: the clock ({}) ran out", c.settings()));
+                return out;
+            }
+        }
         match answer.reply {
             Ok(mv) if game.is_legal(&position, mv) => {
                 out.moves.push(game.play(&mut position, mv));
                 last = Some(mv);
             }
             Ok(mv) => {
-                let (detail, point) = game.describe_illegal(mv);
+                let (detail, point) = game.describe_illegal(&position, mv);
                 out.winner = Some(mover.other());
                 out.termination = Termination::Illegal;
                 out.detail = Some(detail);
@@ -360,7 +399,7 @@ mod tests {
                 margin: Some(p.total - 10),
             })
         }
-        fn describe_illegal(&self, mv: i32) -> (String, Option<[i32; 2]>) {
+        fn describe_illegal(&self, _: &Count, mv: i32) -> (String, Option<[i32; 2]>) {
             (format!("{mv} is not 1..=3"), None)
         }
         fn read_move(&self, _: &Count, logged: i32) -> Option<i32> {

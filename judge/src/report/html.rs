@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::games::{Game, Termination};
+use crate::games::{Game, GameKind, Side, Termination};
 use crate::record::{self, GameRecord};
 use crate::run_dir::RunDir;
 
@@ -33,10 +33,18 @@ struct ViewGame<'a, G: Game> {
     /// `[x, y]` of every stone, in move order (the rules' replay of `moves`); `null` for
     /// a pass.
     cells: Vec<Option<[i32; 2]>>,
-    /// Games whose stones flip (Reversi): the board after 0, 1, ... moves, a string of
-    /// `X` (first), `O` (second), `.` row by row.
+    /// Games whose stones flip or leave the board (Reversi, Go): the board after 0, 1, ...
+    /// moves, a string of `X` (first), `O` (second), `.` row by row.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     grids: Vec<String>,
+    /// The game ("go" for Go, whose viewer draws a Go board); absent for the others, which
+    /// the viewer tells apart by their boards.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
+    /// `second` when the second side moves first (Go's handicap: White); absent when the
+    /// first does, as always in Connect-4 and Reversi.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    starts: Option<&'static str>,
     /// The winning line's cells, for `four`.
     line: Vec<[i32; 2]>,
     /// The winner's disc difference, for games that score one.
@@ -70,6 +78,8 @@ fn view_game<'a, G: Game>(game: &G, g: &'a GameRecord<G>) -> ViewGame<'a, G> {
         } else {
             Vec::new()
         },
+        kind: matches!(game.kind(), GameKind::Go(_)).then_some("go"),
+        starts: (G::first_mover(&g.board) == Side::Second).then_some("second"),
         line: line.iter().map(|&(x, y)| [x, y]).collect(),
         margin: g.margin,
         move_ms: &g.move_ms,

@@ -390,7 +390,7 @@ impl<G: Shown> Table<G> {
             "cells": cells,
             "stones": G::STONES,
             "col_labels": (0..grid.cols).map(|y| (labels.col)(y).to_string()).collect::<Vec<_>>(),
-            "row_labels": (0..grid.rows).map(|x| (x + labels.first_row).to_string()).collect::<Vec<_>>(),
+            "row_labels": (0..grid.rows).map(|x| (labels.row)(x, grid.rows).to_string()).collect::<Vec<_>>(),
             "you": l.human.name(),
             "ai": self.ai_name,
             "limit_ms": self.limit_ms,
