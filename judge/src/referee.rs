@@ -486,6 +486,92 @@ mod tests {
         );
     }
 
+    /// Always adds 1, each answer taking the next of `ms`; notes the limits it was given
+    /// and the time its clock showed.
+    struct Clocked {
+        ms: Vec<f64>,
+        limits: Vec<Duration>,
+        told: Vec<Duration>,
+    }
+
+    impl Clocked {
+        fn new(ms: &[f64]) -> Clocked {
+            Clocked {
+                ms: ms.to_vec(),
+                limits: Vec::new(),
+                told: Vec::new(),
+            }
+        }
+    }
+
+    impl Player<Race> for Clocked {
+        fn start(&mut self, _: &Race, _: &i32, _: Side) -> Result<(), Fault> {
+            Ok(())
+        }
+        fn clock(&mut self, clock: &Clock) {
+            self.told.push(clock.time_left().time);
+        }
+        fn next_move(
+            &mut self,
+            _: &Race,
+            _: &Count,
+            _: Option<i32>,
+            limit: Duration,
+        ) -> Answer<i32> {
+            self.limits.push(limit);
+            let ms = self.ms.remove(0);
+            // A player past its limit is cut off there, as a program's pipes are.
+            let reply = if ms > limit.as_secs_f64() * 1e3 {
+                Err(Fault::Timeout)
+            } else {
+                Ok(1)
+            };
+            Answer::timed(reply, ms)
+        }
+    }
+
+    #[test]
+    fn on_a_clock_each_move_is_charged_and_the_flag_falls() {
+        // 1 s main time, then 300 ms a move. The first player spends 700 ms, then 600 ms
+        // (300 ms into byo-yomi), then 350 ms: more than its period.
+        let clock = ClockSettings::new(1000, 300, 1).unwrap();
+        let mut a = Clocked::new(&[700.0, 600.0, 350.0]);
+        let mut b = Clocked::new(&[10.0, 10.0, 10.0]);
+        let limit = Duration::from_secs(5);
+        let out = play_on_clock(&Race, &10, [&mut a, &mut b], limit, Some(clock));
+        assert_eq!(
+            (out.winner, out.termination),
+            (Some(Side::Second), Termination::Timeout)
+        );
+        assert_eq!(
+            out.detail.as_deref(),
+            Some("out of time: the clock (1 s main time, then 0.3 s a move) ran out")
+        );
+        assert_eq!(out.moves, vec![1, 1, 1, 1]);
+        let ms = Duration::from_millis;
+        assert_eq!(a.told, [ms(1000), ms(300), ms(300)]);
+        // Main time and a period, then what is left of main time and a period, then a
+        // period.
+        assert_eq!(a.limits, [ms(1300), ms(600), ms(300)]);
+        assert_eq!(b.told, [ms(1000), ms(990)]);
+        // A move limit below the clock still caps the move; its timeout is the limit's.
+        let mut a = Clocked::new(&[250.0]);
+        let mut b = Clocked::new(&[]);
+        let out = play_on_clock(&Race, &10, [&mut a, &mut b], ms(200), Some(clock));
+        assert_eq!(out.termination, Termination::Timeout);
+        assert_eq!(
+            out.detail, None,
+            "the tournament words a move limit's timeout"
+        );
+        assert_eq!(a.limits, [ms(200)]);
+        // Without a clock nobody is told anything.
+        let mut a = Clocked::new(&[1.0; 5]);
+        let mut b = Clocked::new(&[1.0; 5]);
+        let out = play(&Race, &10, [&mut a, &mut b], limit);
+        assert_eq!(out.termination, Termination::Four);
+        assert!(a.told.is_empty() && b.told.is_empty());
+    }
+
     #[test]
     fn misbehaving_fake_players_get_verdicts() {
         let mut a = Fake::new(vec![Ok(3), Ok(7)]);

@@ -51,11 +51,13 @@ fn colour(side: Side) -> &'static str {
 }
 
 /// Seconds as GTP's time commands take them: whole seconds rounded down from one up (an
-/// engine never hears of more time than it has), else the fraction.
+/// engine never hears of more time than it has), else the fraction (`0` for none).
 fn seconds(time: Duration) -> String {
     let s = time.as_secs_f64();
     if s >= 1.0 {
         format!("{}", s.floor() as u64)
+    } else if time.is_zero() {
+        "0".into()
     } else {
         format!("{s:.3}")
     }
@@ -478,6 +480,6 @@ mod tests {
         assert_eq!(seconds(Duration::from_millis(59_900)), "59");
         assert_eq!(seconds(Duration::from_millis(1000)), "1");
         assert_eq!(seconds(Duration::from_millis(250)), "0.250");
-        assert_eq!(seconds(Duration::ZERO), "0.000");
+        assert_eq!(seconds(Duration::ZERO), "0");
     }
 }
