@@ -120,6 +120,10 @@ fn play_through_the_page<G: Game>(ai: &str, args: &[&str]) -> (Value, GameRecord
     (shown, games.remove(0))
 }
 
+/// Which of the `legal` cells (in reading order) the page plays on the person's turn
+/// `turn` (0 first); `None`: it passes.
+type Pick = fn(usize, &[(i32, i32)]) -> Option<(i32, i32)>;
+
 /// The cell the page plays on the person's turn `turn` (0 first) among the `legal`
 /// cells in reading order: the first (none: it passes).
 fn first_legal(_turn: usize, legal: &[(i32, i32)]) -> Option<(i32, i32)> {
@@ -136,7 +140,7 @@ fn check_shown<G: Game>(
     shown: &Value,
     g: &GameRecord<G>,
     name: fn(Option<(i32, i32)>) -> String,
-    pick: fn(usize, &[(i32, i32)]) -> Option<(i32, i32)>,
+    pick: Pick,
     result: &str,
 ) {
     assert_eq!(g.first, "human");
