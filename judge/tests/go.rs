@@ -344,6 +344,24 @@ fn gnugo_plays_gnugo_through_the_judge_and_the_scores_agree() {
                 gnugo_final_score(&sgf);
             }
         }
+        // `judge replay` steps through it in the terminal (here through a pipe): a Go
+        // board with GTP's letters and rows, to the result.
+        let replay = common::judge_typing(
+            out.path(),
+            ["replay", &dir_arg, "--game", "0-0-0"],
+            b"G\nq\n",
+        );
+        let text = ok(&replay);
+        let first = logged.iter().find(|g| g["id"] == "0-0-0").unwrap();
+        let (termination, detail) = (&first["termination"], &first["detail"]);
+        assert!(text.contains("    A  B  C  D  E  F  G  H  J"), "{text}");
+        assert!(text.contains(" 9 ") && text.contains(" 1 "), "{text}");
+        let said = format!(
+            "({}: {}",
+            termination.as_str().unwrap(),
+            detail.as_str().unwrap()
+        );
+        assert!(text.contains(&said), "{said} in {text}");
         // The report's viewer draws Go boards from the referee's positions.
         let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
         assert!(page.contains(r#""kind":"go""#) && page.contains(r#""grids":["#));

@@ -189,5 +189,32 @@ mod tests {
         let pass = crate::games::reversi::Move::Pass;
         let (_, cells) = game.replay(&record.board, &[pass]);
         assert!(cells.is_empty(), "an illegal pass ends the replay");
+        assert!(view.get("kind").is_none() && view.get("starts").is_none());
+    }
+
+    #[test]
+    fn go_games_carry_their_kind_who_starts_and_every_position() {
+        use crate::games::go::Go;
+        let game = Go {
+            rules: crate::games::go::Rules::new(9, 0.5, 2).unwrap(),
+        };
+        let line = r#"{"id":"0-0-0","pairing":0,"pair":0,"game":0,"first":"a","second":"b","first_path":"a","second_path":"b","result":"1-0","termination":"resign","course_code":2,"loser":"second","detail":"B+R","board":{"size":9,"komi":0.5,"handicap":2,"opening":["E5","D4"]},"moves":["A1","pass","resign"],"move_ms":[1,1,1],"cpu_ms":[null,null,null],"seed":1,"board_seed":2}"#;
+        let record: GameRecord<Go> = serde_json::from_str(line).unwrap();
+        let view = serde_json::to_value(view_game(&game, &record)).unwrap();
+        assert_eq!(view["kind"], "go");
+        assert_eq!(
+            view["starts"], "second",
+            "White moves first after a handicap"
+        );
+        // A1 is the bottom-left corner; the pass and the resignation mark no cell.
+        assert_eq!(view["cells"], serde_json::json!([[8, 0], null, null]));
+        let grids = view["grids"].as_array().unwrap();
+        assert_eq!(grids.len(), 4);
+        let start = grids[0].as_str().unwrap();
+        assert_eq!(start.len(), 81);
+        // Black's handicap C3 and G7 and opening D4, White's opening E5.
+        assert_eq!(start.matches('X').count(), 3);
+        assert_eq!(start.matches('O').count(), 1);
+        assert_eq!(&grids[1].as_str().unwrap()[72..73], "O", "White's A1");
     }
 }
