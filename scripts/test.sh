@@ -6,8 +6,8 @@
 #
 # On a fresh machine it first installs what the tests need and the Rust toolchain does not
 # bring: a C and C++ compiler (the fixture libraries and the C++ host), Chromium (the
-# report's browser test) and GNU parallel (the sharded-run recipe's test), from Debian's
-# packages when apt-get is there.
+# report's browser test), GNU parallel (the sharded-run recipe's test), gtp-rhino and GNU Go
+# (the Othello and Go engines' partners), from Debian's packages when apt-get is there.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -42,6 +42,9 @@ fi
 
 if [ ! -x /usr/games/gtp-rhino ] && command -v apt-get >/dev/null; then
     install_or_explain "the judge's match against Debian's GTP Othello engine gtp-rhino" grhino
+fi
+if [ ! -x /usr/games/gnugo ] && command -v apt-get >/dev/null; then
+    install_or_explain "the Go engine's games against GNU Go over GTP and GMP" gnugo
 fi
 
 # Profile `ci`: release's optimisation, without release's fat LTO (Cargo.toml says why).
