@@ -452,3 +452,99 @@ fn go_options_are_checked_before_any_game() {
         assert!(err.contains(message), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn judge_play_takes_vertices_and_passes_through_a_pipe() {
+    let dir = common::copied_scripts("go");
+    let cwd = tempfile::tempdir().unwrap();
+    let bot = fixture(dir.path(), "pass");
+    let save = cwd.path().join("games.jsonl");
+    let save_arg = save.display().to_string();
+    let out = common::judge_typing(
+        cwd.path(),
+        [
+            "play", "--game", "go", "--size", "5", "--seed", "2", &bot, "--save", &save_arg,
+        ],
+        b"z9\nA1\npass\n",
+    );
+    let text = ok(&out);
+    // A 5x5 board with GTP's labels, rows counted from the bottom.
+    assert!(text.contains("    A  B  C  D  E"), "{text}");
+    assert!(
+        text.contains(" 5  ") && text.contains(" 1  X"),
+        "A1 is Black's: {text}"
+    );
+    assert!(
+        text.contains("\"z9\" is not a vertex of this board"),
+        "{text}"
+    );
+    // The opening's two stones, A1, then two passes: White wins by komi less one point.
+    assert!(
+        text.contains("wins, W+6.5 (Tromp-Taylor, with komi)."),
+        "{text}"
+    );
+    let saved = games(cwd.path());
+    assert_eq!(saved.len(), 1);
+    let g = &saved[0];
+    assert_eq!(g["moves"], serde_json::json!(["A1", "pass", "pass"]));
+    assert_eq!(
+        (&g["termination"], &g["detail"]),
+        (&serde_json::json!("score"), &serde_json::json!("W+6.5"))
+    );
+    assert_eq!(g["first"], "human");
+}
+
+#[test]
+fn shards_of_a_go_run_merge_with_their_sgf_unless_the_rules_or_clocks_differ() {
+    let dir = common::copied_scripts("go");
+    let out = tempfile::tempdir().unwrap();
+    let bot = fixture(dir.path(), "pass");
+    let path = |name: &str| out.path().join(name).display().to_string();
+    let shard = |part: &str, name: &str, extra: &[&str]| {
+        let target = path(name);
+        let mut args = vec![
+            "match", "--game", "go", &bot, &bot, "--pairs", "2", "--seed", "5",
+        ];
+        args.extend(["--shard", part, "-q", "--out", &target]);
+        args.extend(extra);
+        ok(&common::judge_leaving_nothing(&args));
+        target
+    };
+    let merge = |a: &str, b: &str, into: &str| {
+        common::judge_leaving_nothing(["merge", a, b, "--out", &path(into)])
+    };
+    let (one, two) = (shard("1/2", "1", &[]), shard("2/2", "2", &[]));
+    let text = ok(&merge(&one, &two, "merged"));
+    assert!(
+        text.contains("merged 2 part(s) of 2 shard(s): 4 of 4 games"),
+        "{text}"
+    );
+    let mut sgf: Vec<String> = std::fs::read_dir(out.path().join("merged").join("sgf"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    sgf.sort();
+    assert_eq!(sgf, ["0-0-0.sgf", "0-0-1.sgf", "0-1-0.sgf", "0-1-1.sgf"]);
+    // Another komi is another game; another clock, another run.
+    let komi = shard("2/2", "komi", &["--komi", "6.5"]);
+    let refused = merge(&one, &komi, "m-komi");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(
+        err.contains("plays Go (9x9, komi 6.5)") && err.contains("Go (9x9, komi 7.5)"),
+        "{err}"
+    );
+    let clock = shard(
+        "2/2",
+        "clock",
+        &["--main-time", "60", "--move-limit-ms", "6000"],
+    );
+    let refused = merge(&one, &clock, "m-clock");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(
+        err.contains("were played on different game clocks"),
+        "{err}"
+    );
+    assert!(err.contains("(clock 60 s main time, absolute)"), "{err}");
+}
