@@ -15,7 +15,9 @@
 //! playouts and 20 000 UCT iterations per position and profile) and prints plies, for
 //! instruction counts under `valgrind --tool=callgrind`, which are stable on a shared
 //! machine; its searches are classic and strong, or those `--profiles` names, on every
-//! position or on the `--position` one.
+//! position or on the `--position` one. Then 20 000 of the default's playouts with its
+//! learned policies, learning after each (`api::learned_playout` and `api::learn`, which
+//! callgrind counts apart: instructions per learned playout ply, and per update).
 //!
 //! Every search and tactical playout goes through `speed/api.rs`, so `scripts/speed-vs.sh`
 //! can build this same file against an older library (with `speed/api_before_18.rs` for
@@ -281,5 +283,19 @@ fn fixed_work(profiles: &[&str], only: Option<usize>) {
         println!(
             "{name}: classic playout plies {classic_plies}, strong playout plies {strong_plies}"
         );
+        // The default's playouts with their learned policies, each learned from as the
+        // search learns from its iterations: a generator of their own, so the rows above
+        // do the same work with or without them.
+        if let Some(mut policy) = api::policy() {
+            let mut rng = SmallRng::seed_from_u64(2027);
+            let mut plies = 0;
+            for _ in 0..FIXED_WORK {
+                let mut scratch = threat_root.clone();
+                let outcome = api::learned_playout(&mut scratch, &mut policy, &mut rng);
+                plies += scratch.position().ply() - pos.ply();
+                api::learn(&mut policy, outcome);
+            }
+            println!("{name}: learned playout plies {plies}");
+        }
     }
 }

@@ -14,7 +14,8 @@
 # (default 2) per measurement, and prints per-row medians and the ratio new/old, per second
 # of on-CPU time of the bench thread (steadier on a shared machine) and per wall second.
 # On a shared machine the same binary varies by 10-30% run to run; alternating short runs
-# exposes both builds to the same load.
+# exposes both builds to the same load. ROUNDS = 0 only builds the two benches
+# (target/speed-vs/old and new; scripts/speed-callgrind.sh counts their instructions).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 commit=${1:?usage: scripts/speed-vs.sh COMMIT [ROUNDS] [SECONDS]}
@@ -48,6 +49,7 @@ new=$(bench_binary .)
 # Copies, so a rebuild while this runs changes neither side.
 cp "$dir/$old" "$out/old" && cp "$new" "$out/new"
 echo "old = $commit ($(git -C "$dir" log -1 --format=%h)), new = working tree of $(git log -1 --format=%h)" >&2
+((rounds > 0)) || exit 0
 
 positions=4  # the bench's positions() (--position 0..3)
 : > "$out/rows.tsv"

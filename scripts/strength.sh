@@ -83,6 +83,12 @@
 #                               names the run) vs d600866's default at 2000 ms, 100 boards,
 #                               seed FULL_SEED (2201), one game at a time; RESUME=1 continues the run
 #                               on its own copy of the library, SHARD=I/N plays part I of N
+#   scripts/strength.sh vs-488d092  issue 39: this build's default vs 488d092's, the same
+#                               search with fewer instructions (tests/exactness.rs), at
+#                               GRAVITY4_MOVE_MS (1000; run it again at 2000), FULL_PAIRS
+#                               boards (100 at 1000 ms, 50 at 2000: 200 and 100 games), seed
+#                               FULL_SEED (3901), one game at a time on a quiet machine;
+#                               RESUME=1 continues, SHARD=I/N plays part I of N
 #   scripts/strength.sh field   issue 17 against another program: d600866's default vs
 #                               this build's default and each of CANDIDATES (player
 #                               settings separated by ';'), a gauntlet on shared boards, at
@@ -414,6 +420,16 @@ main() {
         base=$(copy_of "$(library_at d600866)" d600866)
         long_match "$dir" "$ours" "$base" "${FULL_PAIRS:-100}" "${FULL_SEED:-2201}"
         ;;
+    vs-488d092)
+        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-1000}
+        # Issue 39's measure of what the speed buys: the same search as 488d092's (bit for
+        # bit at a fixed iteration count), so any score away from 50 % is the iterations.
+        dir=$OUT/speed-vs-488d092-$GRAVITY4_MOVE_MS
+        ours=$(run_copy "speed-39-$GRAVITY4_MOVE_MS" "$dir")
+        base=$(copy_of "$(library_at 488d092)" 488d092)
+        local pairs=$((GRAVITY4_MOVE_MS >= 2000 ? 50 : 100))
+        long_match "$dir" "$ours" "$base" "${FULL_PAIRS:-$pairs}" "${FULL_SEED:-3901}"
+        ;;
     field | ablation-field)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
         if [ "$COMMAND" = ablation-field ]; then
@@ -543,7 +559,7 @@ main() {
             --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
         ;;
     *)
-        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|ppa|ppa-rate|exploration|prior|ab|ab-2s|ppa-pairs|ppa-2s|vs-d600866|field|ablation|full|ladder|reversi|reversi-rhino" >&2
+        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|ppa|ppa-rate|exploration|prior|ab|ab-2s|ppa-pairs|ppa-2s|vs-d600866|vs-488d092|field|ablation|full|ladder|reversi|reversi-rhino" >&2
         exit 2
         ;;
     esac

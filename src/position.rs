@@ -47,6 +47,11 @@ const COL_BASE: usize = MAX_SIZE;
 const DIAG_BASE: usize = 2 * MAX_SIZE;
 const ANTI_BASE: usize = DIAG_BASE + 2 * MAX_SIZE - 1;
 const LINES: usize = ANTI_BASE + 2 * MAX_SIZE - 1;
+/// Lines kept per side: [`LINES`] and room for the indices of any row below 16 (as
+/// [`Position::play_packed`] masks it) and column below [`MAX_SIZE`], so that its look-ups
+/// need no bounds checks. The extra lines stay empty.
+const LINE_SLOTS: usize = ANTI_BASE + 16 + MAX_SIZE - 1;
+const _: () = assert!(LINE_SLOTS >= LINES);
 
 /// One of the two players, named relative to the position's starting point.
 ///
@@ -149,7 +154,7 @@ pub struct Geometry {
 /// keeps every invariant (no four in a row before the last move, `top` consistent with stones).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
-    lines: [[u16; LINES]; 2],
+    lines: [[u16; LINE_SLOTS]; 2],
     top: [u8; MAX_SIZE],
     rows: u8,
     cols: u8,
@@ -209,7 +214,7 @@ impl Position {
             }
         }
         let mut pos = Position {
-            lines: [[0; LINES]; 2],
+            lines: [[0; LINE_SLOTS]; 2],
             top,
             rows: rows as u8,
             cols: cols as u8,
@@ -516,7 +521,9 @@ impl Position {
     #[inline(always)]
     pub(crate) fn play_packed(&mut self, col: usize) -> (bool, usize, u64) {
         debug_assert!(self.can_play(col), "illegal move {col}");
-        let row = self.top[col] as usize - 1;
+        // Below 16 however wrong `col` is (and `col` below MAX_SIZE past this look-up): the
+        // line indices below need no bounds checks.
+        let row = usize::from(self.top[col].wrapping_sub(1) & 15);
         let bit = 1u16 << col;
         let lines = &mut self.lines[self.to_move as usize];
         let [r, c, d, a] = line_indices(row, col);
@@ -556,7 +563,7 @@ fn line_indices(row: usize, col: usize) -> [usize; 4] {
 /// question for all four lines (the win test, the threat cells), and the 4 idle bits per
 /// lane keep a run from spilling into the next lane.
 #[inline(always)]
-fn pack_lines(lines: &[u16; LINES], indices: [usize; 4]) -> u64 {
+fn pack_lines(lines: &[u16; LINE_SLOTS], indices: [usize; 4]) -> u64 {
     let [r, c, d, a] = indices;
     u64::from(lines[r])
         | u64::from(lines[c]) << 16

@@ -38,7 +38,11 @@ fn modules() -> BTreeMap<String, String> {
         }
     }
     let mut out = BTreeMap::new();
-    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &[], &mut out);
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &[],
+        &mut out,
+    );
     out
 }
 
@@ -91,7 +95,9 @@ fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<Strin
             .or_else(|| statement.strip_prefix("use "))
             .or_else(|| statement.strip_prefix("pub(crate) use "));
         if let Some(body) = body {
-            paths.extend(expand(&body.split_whitespace().collect::<Vec<_>>().join(" ")));
+            paths.extend(expand(
+                &body.split_whitespace().collect::<Vec<_>>().join(" "),
+            ));
         }
     }
     // Paths written inline, outside `use`.
@@ -102,7 +108,10 @@ fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<Strin
             .collect();
         paths.push(rest);
     }
-    let parent = |m: &str| m.rsplit_once("::").map_or(String::new(), |(p, _)| p.to_string());
+    let parent = |m: &str| {
+        m.rsplit_once("::")
+            .map_or(String::new(), |(p, _)| p.to_string())
+    };
     let mut out = BTreeSet::new();
     for path in paths {
         let mut segments: Vec<&str> = path.split("::").map(str::trim).collect();
@@ -208,7 +217,11 @@ fn the_checks_see_planted_faults() {
         .into();
     let a = imports("search::a", "use super::b::{X, y::Z};", &known);
     assert_eq!(a, ["search::b".to_string()].into());
-    let b = imports("search::b", "use crate::search::a::Y;\nuse crate::session;", &known);
+    let b = imports(
+        "search::b",
+        "use crate::search::a::Y;\nuse crate::session;",
+        &known,
+    );
     assert!(b.contains("search::a") && b.contains("session"));
     assert!(layer("session") > layer("search"));
     assert_eq!(
@@ -216,7 +229,10 @@ fn the_checks_see_planted_faults() {
         ["super::a::b", "super::a::c", "super::e"]
     );
     // The real source names what this test expects to see.
-    assert_eq!(without_comments("use a; // see crate::b\n//! crate::c"), "use a; \n");
+    assert_eq!(
+        without_comments("use a; // see crate::b\n//! crate::c"),
+        "use a; \n"
+    );
     let real = graph();
     assert!(real["search::strong"].contains("search::learned"));
     assert!(real["session"].contains("search::strong"));

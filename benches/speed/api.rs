@@ -4,8 +4,10 @@
 //! the same.
 
 use gravity4::position::Position;
+use gravity4::search::config::ADAPTATION_RATE;
+use gravity4::search::learned::Learned;
 use gravity4::search::outcome::Outcome;
-use gravity4::search::playout::tactical_playout;
+use gravity4::search::playout::{tactical_playout, tactical_playout_learned};
 use gravity4::search::strong::{self, Workspace};
 use gravity4::search::{SearchConfig, SearchLimits, Techniques, uct};
 use gravity4::threats::ThreatPosition;
@@ -46,4 +48,33 @@ pub fn search(
 /// The strong profile's playout (tactical, keeping threats).
 pub fn tactical(pos: &mut ThreatPosition, rng: &mut SmallRng) -> Outcome {
     tactical_playout(pos, true, rng)
+}
+
+/// The default's learned playout policies (last good replies, policy adaptation with pair
+/// weights), for `--fixed`'s learned playouts.
+pub type Policy = Learned;
+
+/// Empty tables of the default's learned policies; `None` where this API has none to
+/// measure on their own.
+pub fn policy() -> Option<Policy> {
+    Some(Learned::new(&Techniques::DEFAULT, ADAPTATION_RATE))
+}
+
+/// The default's playout from `pos` (tactical, keeping threats, free choices by `policy`),
+/// recorded in `policy` as the search records one. Not inlined, so that callgrind counts
+/// it apart.
+#[inline(never)]
+pub fn learned_playout(
+    pos: &mut ThreatPosition,
+    policy: &mut Policy,
+    rng: &mut SmallRng,
+) -> Outcome {
+    policy.begin(pos.position().to_move());
+    tactical_playout_learned(pos, true, policy, rng)
+}
+
+/// What `policy` learns from the playout just recorded (`Learned::learn`), counted apart.
+#[inline(never)]
+pub fn learn(policy: &mut Policy, outcome: Outcome) {
+    policy.learn(outcome);
 }

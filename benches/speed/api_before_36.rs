@@ -64,3 +64,21 @@ pub fn search(
 pub fn tactical(pos: &mut ThreatPosition, rng: &mut SmallRng) -> Outcome {
     tactical_playout(pos, true, rng)
 }
+
+/// No learned playouts measured at this API (`policy` gives none).
+pub enum Policy {}
+
+/// `None`: the learned playouts' row of `--fixed` is for the API since issue 36.
+pub fn policy() -> Option<Policy> {
+    None
+}
+
+/// Never called: there is no [`Policy`].
+pub fn learned_playout(_: &mut ThreatPosition, policy: &mut Policy, _: &mut SmallRng) -> Outcome {
+    match *policy {}
+}
+
+/// Never called: there is no [`Policy`].
+pub fn learn(policy: &mut Policy, _: Outcome) {
+    match *policy {}
+}

@@ -257,19 +257,23 @@ impl Game {
         *self = Game::new(self.size(), self.komi).expect("the size was valid");
     }
 
-    /// Places a setup stone (no move played yet). It must be legal as a move: setup stones
-    /// never capture nor stand without liberties.
+    /// Places a setup stone (no move played yet). It must be a legal move that captures
+    /// nothing (setup stones never capture nor stand without liberties); a refused stone
+    /// leaves the game as it was.
     fn place_setup_stone(&mut self, color: Color, p: Point) -> Result<(), SetupError> {
         if !p.on_board(self.size()) {
             return Err(SetupError::BadPoint(p));
         }
         let i = self.board.index(p);
-        if self.board.check(color, i).is_err() || self.board.libs_after(color, i, 1) == 0 {
+        let board = &self.board;
+        let captures = board
+            .neighbors(i)
+            .iter()
+            .any(|&n| board.at(n) == crate::board::stone(color.opponent()) && board.libs(n) == 1);
+        if board.check(color, i).is_err() || captures {
             return Err(SetupError::BadPoint(p));
         }
-        if self.board.play(color, i) > 0 {
-            return Err(SetupError::BadPoint(p));
-        }
+        self.board.play(color, i);
         self.board.pass();
         self.setup.push((color, p));
         self.positions = vec![self.board.hash()];
@@ -565,6 +569,32 @@ mod tests {
         );
         g.set_free_handicap(&[p, Point::new(3, 3)]).unwrap();
         assert_eq!(g.handicap(), 2);
+        assert_eq!(g.to_move(), White);
+    }
+
+    #[test]
+    fn setup_stones_never_capture() {
+        let mut g = Game::new(3, 0.5).unwrap();
+        let stones = [
+            (Black, Point::new(0, 0)),
+            (White, Point::new(1, 0)),
+            (White, Point::new(0, 1)),
+        ];
+        assert_eq!(
+            g.set_stones(&stones, Black),
+            Err(SetupError::BadPoint(Point::new(0, 1)))
+        );
+        assert_eq!(g.board().stone_at(Point::new(0, 0)), None, "all or nothing");
+        g.set_stones(&stones[..2], White).unwrap();
+        assert_eq!(g.to_move(), White);
+        assert_eq!(g.setup().len(), 2);
+        play(&mut g, White, 2, 2).unwrap();
+        g.undo().unwrap();
+        assert_eq!(
+            g.board().stone_at(Point::new(1, 0)),
+            Some(White),
+            "undo keeps the setup"
+        );
         assert_eq!(g.to_move(), White);
     }
 

@@ -1,6 +1,70 @@
-//! `go-engine`: the Go engine as a program (GTP on stdin/stdout; GMP).
+//! `go-engine`: the Go engine as a program. `go-engine gtp` speaks GTP on standard input and
+//! output; `go-engine gmp --color C --size S` plays one GMP game there. Settings come from
+//! the `GO_*` environment and the flags, read once: a bad one is a line on standard error
+//! and exit status 2.
 
-fn main() {
-    eprintln!("go-engine: not yet a player; the protocols arrive with issue 37");
-    std::process::exit(2);
+use std::io;
+use std::process::ExitCode;
+
+use go_engine::gmp::{GmpConfig, play_game};
+use go_engine::gtp::session::Session;
+use go_engine::player::Player;
+use go_engine::settings::{GmpArgs, Invocation, Settings, USAGE, parse_args};
+
+fn gtp(settings: &Settings) -> Result<(), String> {
+    let mut session = Session::new(settings);
+    session
+        .run(io::stdin().lock(), io::stdout().lock())
+        .map_err(|e| format!("gtp: {e}"))
+}
+
+fn gmp(settings: &Settings, args: &GmpArgs) -> Result<(), String> {
+    let mut settings = settings.clone();
+    // GMP cannot carry a resignation: play every game out.
+    settings.config.resign_threshold = 0.0;
+    let mut player = Player::new(&settings, args.size, args.komi).ok_or("bad board size")?;
+    let mut config = GmpConfig::new(args.size, args.color);
+    config.komi = args.komi;
+    config.handicap = args.handicap;
+    let outcome = play_game(io::stdin(), io::stdout(), &config, &mut player);
+    let record = player.record();
+    if let Some(path) = &args.output {
+        std::fs::write(path, record.to_sgf())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let outcome = outcome.map_err(|e| e.to_string())?;
+    eprintln!(
+        "go-engine: GMP game over after {} moves, result {}",
+        outcome.moves.len(),
+        record.result.as_deref().unwrap_or("unknown")
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let invocation = Settings::from_env().and_then(|settings| parse_args(&args, settings));
+    let result = match invocation {
+        Err(e) => {
+            eprintln!("go-engine: {e}");
+            return ExitCode::from(2);
+        }
+        Ok(Invocation::Help) => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Ok(Invocation::Version) => {
+            println!("go-engine {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
+        Ok(Invocation::Gtp(settings)) => gtp(&settings),
+        Ok(Invocation::Gmp(settings, gmp_args)) => gmp(&settings, &gmp_args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("go-engine: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -10,7 +10,10 @@
 //! game must end in two passes with the moves our driver saw equal to the moves in GNU Go's
 //! own SGF. `--chinese-rules` is needed because our driver answers GMP's rules query with
 //! Chinese and GNU Go refuses a game whose rules disagree with its own (its default is
-//! Japanese). The tests are skipped, saying so, when GNU Go is not installed.
+//! Japanese). The tests are skipped, saying so, when GNU Go is not installed, except under
+//! `CI=true`, where they fail.
+
+mod common;
 
 use std::collections::HashSet;
 use std::io::Read;
@@ -20,19 +23,10 @@ use std::sync::mpsc::channel;
 use std::thread;
 use std::time::Duration;
 
+use common::{GNUGO, gnugo_missing};
 use go_engine::gmp::{GmpConfig, GmpOutcome, GmpPlayer, play_game};
 use go_engine::point::{Color, Move, Point};
 use go_engine::sgf::record::GameRecord;
-
-const GNUGO: &str = "/usr/games/gnugo";
-
-fn gnugo_missing() -> bool {
-    if Path::new(GNUGO).exists() {
-        return false;
-    }
-    println!("skipped: {GNUGO} is not installed (apt-get install gnugo)");
-    true
-}
 
 /// Plays listed points while they are safely legal, then passes.
 struct SafePoints {

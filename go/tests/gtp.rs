@@ -1,13 +1,17 @@
 //! The GTP wire layer end to end: a controller's byte stream read into commands and answered
 //! with formatted responses; any bytes at all read without a panic; and, with GNU Go 3.8,
 //! its vertices read back through our conversion and an SGF we wrote loaded by its
-//! `loadsgf` (skipped, saying so, when GNU Go is not installed).
+//! `loadsgf` (skipped, saying so, when GNU Go is not installed, except under `CI=true`, where
+//! they fail).
+
+mod common;
 
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command as Process, Stdio};
 
+use common::{GNUGO, gnugo_missing};
 use go_engine::gtp::{
     CommandReader, GtpError, format_error, format_response, format_vertex, parse_command,
     parse_vertex,
@@ -114,16 +118,6 @@ proptest! {
             Err(e) => prop_assert_eq!(e, GtpError::InvalidVertex(text.clone())),
         }
     }
-}
-
-const GNUGO: &str = "/usr/games/gnugo";
-
-fn gnugo_missing() -> bool {
-    if Path::new(GNUGO).exists() {
-        return false;
-    }
-    println!("skipped: {GNUGO} is not installed (apt-get install gnugo)");
-    true
 }
 
 /// Sends `script` to `gnugo --mode gtp` and returns its responses (text after `= `).

@@ -83,6 +83,11 @@ pub enum Command {
     /// Games done per shard and overall, the table and the SPRT over all shards (read
     /// only). Exit status: 0, or 10 when the SPRT accepted H0 and 11 when it accepted H1.
     Status(StatusArgs),
+    /// Check a course library before you submit it: loading, every answer legal on edge
+    /// and hostile positions, time, many games in one process, memory, nothing on stdout
+    /// (with --full: 100 games in one process and the strength against the ladder). One
+    /// line per item; exit status 0 when nothing fails, 1 when an item fails.
+    Check(CheckArgs),
     /// Internal: the child process that hosts one library.
     #[command(hide = true)]
     Host(HostArgs),
@@ -178,6 +183,37 @@ pub struct PlayArgs {
     /// With --web: also try to open the page with xdg-open.
     #[arg(long, requires = "web")]
     pub open: bool,
+}
+
+/// `judge check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The library to check (a course-ABI `.so`; it keeps its own time budget).
+    pub lib: PathBuf,
+    /// Also play 100 games in one process and the ladder for the course's score (long:
+    /// every game at the library's own budget).
+    #[arg(long, conflicts_with = "position")]
+    pub full: bool,
+    /// The numbered opponents (`1.so`, `2.so`, ...: the ladder, or the course's numbered
+    /// AIs); `none` for the judge's built-in random mover (default: `target/ladder` next
+    /// to the judge, else the built-in).
+    #[arg(long, value_name = "DIR")]
+    pub ladder: Option<PathBuf>,
+    /// The check's directory: check.json, report.html, the games (default: a fresh
+    /// runs/DATE-TIME-check).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Address-space limit of the library's processes, MiB (the platform allows about
+    /// 1 GB).
+    #[arg(long, default_value_t = 1024)]
+    pub memory_limit_mb: u64,
+    /// Seed of the games' boards (default: from the clock, printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Call the library once on this position and judge the answer, as the check prints
+    /// it for a failure: `MxN blocked=X,Y last=X,Y top=T,... board=ROW/ROW/...`.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub position: Option<String>,
 }
 
 /// `judge replay`.
@@ -385,4 +421,7 @@ pub struct HostArgs {
     /// The parent's pid.
     #[arg(long)]
     pub parent_pid: u32,
+    /// A descriptor for the library's stdout (default: stdout joins stderr).
+    #[arg(long)]
+    pub stdout_fd: Option<i32>,
 }

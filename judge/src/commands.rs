@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
+use crate::check::{self, CheckOptions};
 use crate::clock::ClockSettings;
 use crate::games::connect4::Connect4;
 use crate::games::go::Go;
@@ -60,6 +61,16 @@ pub struct TournamentOptions {
     pub sprt: Option<SprtParams>,
     /// Play only this part of the schedule (needs `seed`; a resumed run keeps its own).
     pub shard: Option<Shard>,
+}
+
+/// `judge check LIB.so [--full]`: the checklist ([`check::run`]); with `position`, one
+/// call on that position ([`check::run_position`]). Returns the exit status: 0 when
+/// nothing failed, 1 when something did.
+pub fn check(opts: &CheckOptions, position: Option<&str>) -> Result<i32> {
+    match position {
+        Some(text) => check::run_position(&opts.library, text, opts.memory_limit_mb),
+        None => check::run(opts),
+    }
 }
 
 /// What `run.json` records for a player file that could not be read.

@@ -28,11 +28,16 @@
 //! run anywhere; [`shards`] reads their run directories back as one run for `judge merge`
 //! and `judge status`.
 //!
+//! [`check`] is `judge check`: the pre-submission checklist for one course library
+//! (loading, the contract on hostile positions, time, many games in one process, memory,
+//! stdout, strength), from calls and games in isolated processes.
+//!
 //! [`commands`] wires the pieces for each command; the `judge` binary only parses
 //! arguments and calls it.
 
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod clock;
 pub mod commands;
 pub mod games;

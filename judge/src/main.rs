@@ -4,6 +4,7 @@ mod cli;
 
 use anyhow::Result;
 use clap::{CommandFactory, Parser};
+use gravity4_judge::check::CheckOptions;
 use gravity4_judge::commands::{self, TournamentOptions};
 use gravity4_judge::players::{self, HostSettings};
 use gravity4_judge::schedule::{self, Mode};
@@ -29,6 +30,7 @@ fn run(cli: cli::Cli) -> Result<()> {
             scratch: &args.scratch,
             memory_limit_mb: args.memory_limit_mb,
             parent_pid: args.parent_pid,
+            stdout_fd: args.stdout_fd,
         }),
         cli::Command::Match(args) => {
             let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
@@ -87,6 +89,18 @@ fn run(cli: cli::Cli) -> Result<()> {
         cli::Command::Merge(args) => {
             players::die_on_closed_stdout();
             commands::merge(&args.dirs, &args.out)
+        }
+        cli::Command::Check(args) => {
+            let options = CheckOptions {
+                library: args.lib,
+                full: args.full,
+                ladder: args.ladder,
+                out: args.out,
+                memory_limit_mb: args.memory_limit_mb,
+                seed: args.seed,
+            };
+            let code = commands::check(&options, args.position.as_deref())?;
+            std::process::exit(code)
         }
         cli::Command::Status(args) => {
             players::die_on_closed_stdout();

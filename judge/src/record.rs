@@ -26,6 +26,12 @@ pub trait Observer<G: Game = Connect4> {
         let _ = records;
         Ok(())
     }
+
+    /// Whether the tournament should start no new game (asked after each finished game;
+    /// games in flight still finish). `judge check` stops its series at the first fault.
+    fn wants_stop(&self) -> bool {
+        false
+    }
 }
 
 /// A game's result from the first mover's side (the log's `result`).

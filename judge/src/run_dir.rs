@@ -235,7 +235,7 @@ impl RunDir {
     pub fn create(out: Option<&Path>, mode: Mode) -> Result<RunDir> {
         let root = match out {
             Some(d) => d.to_path_buf(),
-            None => fresh_dir(Path::new("runs"), mode),
+            None => fresh_dir(Path::new("runs"), mode.name()),
         };
         std::fs::create_dir_all(&root)
             .with_context(|| format!("creating run directory {}", root.display()))?;
@@ -324,8 +324,15 @@ impl RunDir {
     }
 }
 
-/// `ROOT/YYYYMMDD-HHMMSS-MODE`, with a numeric suffix if taken.
-fn fresh_dir(root: &Path, mode: Mode) -> PathBuf {
+/// A fresh `runs/YYYYMMDD-HHMMSS-LABEL` (not created), for commands whose output is not
+/// a tournament's (`judge check`).
+pub fn fresh_path(label: &str) -> PathBuf {
+    fresh_dir(Path::new("runs"), label)
+}
+
+/// `ROOT/YYYYMMDD-HHMMSS-LABEL` (the label is a mode's name for tournaments), with a
+/// numeric suffix if taken.
+fn fresh_dir(root: &Path, label: &str) -> PathBuf {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default()
@@ -333,7 +340,7 @@ fn fresh_dir(root: &Path, mode: Mode) -> PathBuf {
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     let (y, m, d) = civil_from_days(days);
     let base = format!(
-        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}-{mode}",
+        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}-{label}",
         rem / 3600,
         rem / 60 % 60,
         rem % 60
@@ -446,7 +453,7 @@ mod tests {
             d.player_log("g@PROFILE=a/b#2"),
             Path::new("runs/x/logs/g@PROFILE=a_b_2.log")
         );
-        let fresh = fresh_dir(Path::new("runs"), Mode::RoundRobin);
+        let fresh = fresh_dir(Path::new("runs"), Mode::RoundRobin.name());
         let name = fresh.file_name().unwrap().to_string_lossy().into_owned();
         assert!(
             name.ends_with("-round-robin") && name.len() == 15 + 12,

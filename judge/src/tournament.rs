@@ -87,7 +87,8 @@ impl<G: Game> Plan<G> {
 /// Plays `plan`, handing every finished game to each of `observers` in turn (on this
 /// thread, in finishing order), then the whole run's records to their
 /// `tournament_finished`. New games stop once the SPRT decides (live, on all complete
-/// pairs so far) or an observer fails; games in flight still finish and are handed on.
+/// pairs so far), an observer fails or one wants to stop; games in flight still finish
+/// and are handed on.
 /// Returns every record of the run.
 pub fn play<G: Game>(
     game: &G,
@@ -112,7 +113,7 @@ pub fn play<G: Game>(
             o.game_finished(&rec)?;
         }
         records.push(rec);
-        Ok(decided(&records))
+        Ok(decided(&records) || observers.iter().any(|o| o.wants_stop()))
     })?;
     for o in observers.iter_mut() {
         o.tournament_finished(&records)?;
@@ -123,7 +124,9 @@ pub fn play<G: Game>(
 /// The worker pool: `concurrency` threads, each playing one game at a time with its own
 /// players, sending finished games back to this thread, which calls `on_game` for each.
 /// When it returns `Ok(true)` (stop) no new game starts; games in flight still finish and
-/// are reported.
+/// are reported. A worker starts its next game only once its last one has been handed on,
+/// so a stop takes effect at once: with one worker, no game follows the one that stopped
+/// the run.
 fn run_pool<G: Game>(
     game: &G,
     settings: &Settings,
@@ -134,7 +137,8 @@ fn run_pool<G: Game>(
 ) -> Result<()> {
     let queue = Mutex::new(VecDeque::from(jobs));
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<GameRecord<G>>();
+    // Each record travels with its worker's acknowledgement, dropped once it is handled.
+    let (tx, rx) = mpsc::channel::<(GameRecord<G>, mpsc::SyncSender<()>)>();
     std::thread::scope(|s| -> Result<()> {
         for _ in 0..settings.concurrency.max(1) {
             let tx = tx.clone();
@@ -150,15 +154,18 @@ fn run_pool<G: Game>(
                 while !stop.load(Ordering::Relaxed) {
                     let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
                     let Some(job) = job else { break };
-                    if tx.send(worker.play(&job)).is_err() {
+                    let (handled, wait) = mpsc::sync_channel(0);
+                    if tx.send((worker.play(&job), handled)).is_err() {
                         break;
                     }
+                    // Returns when the record has been handled (its sender dropped).
+                    let _ = wait.recv();
                 }
             });
         }
         drop(tx);
         let mut result = Ok(());
-        for rec in rx {
+        for (rec, _handled) in rx {
             if result.is_err() {
                 continue;
             }
@@ -401,6 +408,47 @@ mod tests {
         // Resumed with those records, nothing is left to play.
         let again = Plan::new(&Connect4, &pairings, &settings, records);
         assert!(again.jobs.is_empty());
+    }
+
+    /// Wants the run stopped after its first game.
+    struct StopAfterOne(usize);
+
+    impl Observer<Connect4> for StopAfterOne {
+        fn game_finished(&mut self, _: &GameRecord<Connect4>) -> Result<()> {
+            self.0 += 1;
+            Ok(())
+        }
+        fn wants_stop(&self) -> bool {
+            self.0 >= 1
+        }
+    }
+
+    #[test]
+    fn an_observer_stops_a_run_and_one_worker_starts_no_game_after() {
+        let entrants = schedule::entrants(&["ok.so".into(), "ok2.so".into()]).unwrap();
+        let settings = Settings {
+            move_limit: Duration::from_millis(100),
+            clock: None,
+            concurrency: 1,
+            reuse_process: true,
+            seed: 1,
+            pairs: 50,
+            sprt: None,
+            shard: Shard::WHOLE,
+        };
+        let pairings = Mode::Match.pairings(2);
+        let plan = Plan::new(&Connect4, &pairings, &settings, Vec::new());
+        let mut stop = StopAfterOne(0);
+        let records = play(
+            &Connect4,
+            &settings,
+            &entrants,
+            &Fakes,
+            plan,
+            &mut [&mut stop],
+        )
+        .unwrap();
+        assert_eq!(records.len(), 1);
     }
 
     #[test]

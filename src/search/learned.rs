@@ -47,12 +47,16 @@ const CELLS: usize = MAX_SIZE * MAX_SIZE + 1;
 /// The longest path an iteration can record: every cell of the largest board.
 const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
 
+/// Entries of a table indexed by a [`Cell`]: every byte, so that a look-up by a cell
+/// needs no bounds check.
+const TABLE: usize = 256;
+
 /// The reply table, the adapted policy and the moves of the iteration under way.
 #[derive(Clone)]
 pub struct Learned {
     /// `table[side][cell]`: `side`'s last good reply to a stone on `cell`: its column plus
     /// one, or 0.
-    table: [[u8; CELLS]; 2],
+    table: [[u8; TABLE]; 2],
     /// The cells played so far in this iteration, from the root on, after two [`NO_CELL`]s
     /// (the move before the first one reads as [`NO_CELL`]).
     moves: [Cell; MAX_MOVES + 2],
@@ -73,36 +77,66 @@ struct PolicyAdaptation {
     gain: f32,
     /// `weight[side][cell]`: `exp` of `side`'s log-weight for a stone on `cell`, within
     /// [`WEIGHT_RANGE`]; 1 until learned.
-    weight: [[f32; CELLS]; 2],
-    /// With pairs ([`Techniques::ppa_pairs`]), `pairs[(side * CELLS + prev) * CELLS +
-    /// cell]`: the same for a stone on `cell` right after one on `prev`, a factor of the
-    /// policy's weight; empty without.
-    pairs: Vec<f32>,
-    /// The free choices of the iteration under way, in order.
-    choices: Vec<Choice>,
+    weight: [[f32; TABLE]; 2],
+    /// With pairs ([`Techniques::ppa_pairs`]), `pairs[side * CELLS + prev][cell]`: the same
+    /// for a stone on `cell` right after one on `prev`, a factor of the policy's weight;
+    /// empty without.
+    pairs: Vec<[f32; TABLE]>,
+    /// The free choices of the iteration under way, in order, apart by the side that made
+    /// them (only the winner's are learned from): `choices[side][..counts[side]]`.
+    choices: [[Choice; MAX_MOVES]; 2],
+    counts: [usize; 2],
 }
 
 /// One free choice of a playout: the candidate columns and the board's column heights
 /// then (so the candidates' landing cells can be found later), and where the move chosen
 /// among them is recorded. Copying the heights whole is cheaper than finding the cells of
-/// every choice, many of which are never drawn from (a reply decided) nor learned from (the
-/// chooser lost).
+/// every choice, many of which are never learned from (the chooser lost).
 #[derive(Clone, Copy)]
 struct Choice {
+    /// [`Position::tops`] when the choice was made.
+    tops: [u8; MAX_SIZE],
     /// Index in [`Learned::moves`] of the move chosen.
     at: u8,
     /// The candidate columns (two or more).
     candidates: u16,
-    /// [`Position::tops`] when the choice was made.
-    tops: [u8; MAX_SIZE],
 }
 
 impl Choice {
-    /// Each candidate's landing cell, by column.
-    #[inline(always)]
-    fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
-        columns(self.candidates).map(|col| Learned::cell(usize::from(self.tops[col]) - 1, col))
+    const NONE: Choice = Choice {
+        tops: [0; MAX_SIZE],
+        at: 0,
+        candidates: 0,
+    };
+}
+
+/// Each column's landing cell (the stone lands on row `tops[col] - 1`; meaningless for a
+/// full column), in 16 lanes so that a column from a `u16` mask needs no bounds check, and
+/// computed in all lanes at once rather than column by column.
+#[inline(always)]
+fn landing_cells(tops: &[u8; MAX_SIZE]) -> [Cell; 16] {
+    let mut cells = [0; 16];
+    for (col, (cell, &top)) in cells.iter_mut().zip(tops).enumerate() {
+        // (top - 1) * MAX_SIZE + col, in bytes: at most NO_CELL - 1 for a column with room.
+        *cell = (top.wrapping_sub(1))
+            .wrapping_mul(MAX_SIZE as u8)
+            .wrapping_add(col as u8);
     }
+    cells
+}
+
+/// The columns of the mask `candidates`, lowest first.
+#[inline(always)]
+fn columns(candidates: u16) -> impl Iterator<Item = usize> {
+    let mut rest = candidates;
+    std::iter::from_fn(move || {
+        if rest == 0 {
+            return None;
+        }
+        let col = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        Some(col)
+    })
 }
 
 impl Learned {
@@ -111,7 +145,7 @@ impl Learned {
     /// under `ppa_pairs`, in steps of `adaptation_rate` on a log-weight).
     pub fn new(techniques: &Techniques, adaptation_rate: f32) -> Learned {
         Learned {
-            table: [[0; CELLS]; 2],
+            table: [[0; TABLE]; 2],
             moves: [NO_CELL; MAX_MOVES + 2],
             len: 2,
             first_mover: Side::Us,
@@ -120,9 +154,10 @@ impl Learned {
                 Box::new(PolicyAdaptation {
                     rate: adaptation_rate,
                     gain: adaptation_rate.exp(),
-                    pairs: vec![1.0; usize::from(techniques.ppa_pairs) * 2 * CELLS * CELLS],
-                    weight: [[1.0; CELLS]; 2],
-                    choices: Vec::with_capacity(MAX_MOVES),
+                    pairs: vec![[1.0; TABLE]; usize::from(techniques.ppa_pairs) * 2 * CELLS],
+                    weight: PolicyAdaptation::NEW_WEIGHTS,
+                    choices: [[Choice::NONE; MAX_MOVES]; 2],
+                    counts: [0; 2],
                 })
             }),
         }
@@ -131,13 +166,13 @@ impl Learned {
     /// Empties what was learned, keeping the allocations: the same as [`Self::new`] with
     /// the same arguments, without allocating again.
     pub fn clear(&mut self) {
-        self.table = [[0; CELLS]; 2];
+        self.table = [[0; TABLE]; 2];
         self.len = 2;
         self.first_mover = Side::Us;
         if let Some(adaptation) = self.adaptation.as_deref_mut() {
-            adaptation.weight = [[1.0; CELLS]; 2];
-            adaptation.pairs.fill(1.0);
-            adaptation.choices.clear();
+            adaptation.weight = PolicyAdaptation::NEW_WEIGHTS;
+            adaptation.pairs.fill([1.0; TABLE]);
+            adaptation.counts = [0; 2];
         }
     }
 
@@ -164,7 +199,7 @@ impl Learned {
         self.len = 2;
         self.first_mover = first_mover;
         if let Some(adaptation) = self.adaptation.as_deref_mut() {
-            adaptation.choices.clear();
+            adaptation.counts = [0; 2];
         }
     }
 
@@ -198,28 +233,50 @@ impl Learned {
         ((1u32 << reply) >> 1) as u16
     }
 
-    /// The column a playout with a free choice among `candidates` (a non-empty column
-    /// mask) should play for `side` in `pos`, which is recorded next: the good reply to the
-    /// last move if it is a candidate, else (with policy adaptation) a draw by the adapted
-    /// policy; `None` leaves the choice to chance. With policy adaptation the choice is
-    /// noted whoever makes it, for [`Self::learn`].
+    /// The column a playout plays for `side` at a free choice among `candidates` (a
+    /// non-empty column mask) in `pos`, recorded: the good reply to the last move if it is
+    /// a candidate, else (with policy adaptation) a draw by the adapted policy, else
+    /// `chance(rng)`. With policy adaptation the choice is noted whoever makes it, for
+    /// [`Self::learn`].
     #[inline(always)]
-    pub fn pick<R: RngCore>(
+    pub fn choose<R: RngCore>(
         &mut self,
         side: Side,
         candidates: u16,
         pos: &Position,
         rng: &mut R,
-    ) -> Option<usize> {
-        if let Some(adaptation) = self.adaptation.as_deref_mut() {
-            adaptation.note(self.len, candidates, pos);
+        chance: impl FnOnce(&mut R) -> usize,
+    ) -> usize {
+        let mut col = self.decide(side, candidates, pos, rng);
+        if col >= MAX_SIZE {
+            col = chance(rng);
         }
-        let reply = self.reply_mask(side) & candidates;
-        if reply != 0 {
-            return Some(reply.trailing_zeros() as usize);
+        self.record_move(pos, col);
+        col
+    }
+
+    /// [`Self::choose`]'s column before chance, `MAX_SIZE` or more when it leaves the
+    /// choice to chance. Notes the choice.
+    #[inline(always)]
+    fn decide<R: RngCore>(
+        &mut self,
+        side: Side,
+        candidates: u16,
+        pos: &Position,
+        rng: &mut R,
+    ) -> usize {
+        let (at, prev) = (self.len, self.last());
+        // 15 (no column) when there is no reply among the candidates.
+        let reply = (self.reply_mask(side) & candidates | 1 << 15).trailing_zeros() as usize;
+        let Some(adaptation) = self.adaptation.as_deref_mut() else {
+            return reply;
+        };
+        // The side to move makes the move recorded at `at`: the choice is filed as its.
+        debug_assert_eq!(side, mover_at(at, self.first_mover));
+        if !adaptation.note(at, side, candidates, pos) || reply < MAX_SIZE {
+            return reply;
         }
-        let adaptation = self.adaptation.as_deref()?;
-        adaptation.draw(self.len, side, self.last(), rng)
+        adaptation.draw(&pos.tops(), candidates, side, prev, rng)
     }
 
     /// Learns from the iteration just finished: the winner's replies are stored and the
@@ -229,7 +286,7 @@ impl Learned {
             return;
         };
         if let Some(adaptation) = self.adaptation.as_deref_mut() {
-            adaptation.learn(&self.moves[..self.len], self.first_mover, winner);
+            adaptation.learn(&self.moves[..self.len], winner);
         }
         if self.replies {
             self.learn_replies(winner);
@@ -237,158 +294,200 @@ impl Learned {
     }
 
     fn learn_replies(&mut self, winner: Side) {
-        // Move i (from 2, the first recorded) answers move i - 1; even i are the first mover's.
-        for i in 3..self.len {
-            let prev = self.moves[i - 1];
-            let col = self.moves[i] % MAX_SIZE as u8;
-            let side = mover_at(i, self.first_mover);
-            let won = side == winner;
-            forget_or_keep(&mut self.table[side as usize][usize::from(prev)], col, won);
+        // Move i (from 2, the first recorded) answers move i - 1; even i are the first
+        // mover's. The winner's replies go to its table, the loser's come out of the other:
+        // two tables, so each side's moves are taken in a loop of their own (the stores of
+        // one side keep their order; the loser's clearings commute).
+        let moves = &self.moves[..self.len];
+        // The winner's first reply: move 4 if it made move 2, else move 3.
+        let first = if winner == self.first_mover { 4 } else { 3 };
+        let [won, lost] = {
+            let [us, them] = &mut self.table;
+            match winner {
+                Side::Us => [us, them],
+                Side::Them => [them, us],
+            }
+        };
+        // Each side's (move, reply) pairs: moves i - 1 and i for its i (none when fewer
+        // moves were recorded).
+        let pairs = |from: usize| moves.get(from..).unwrap_or_default().chunks_exact(2);
+        for pair in pairs(first - 1) {
+            won[usize::from(pair[0])] = COLUMN[usize::from(pair[1])] + 1;
+        }
+        for pair in pairs(6 - first) {
+            let slot = &mut lost[usize::from(pair[0])];
+            if *slot == COLUMN[usize::from(pair[1])] + 1 {
+                *slot = 0;
+            }
         }
     }
 }
 
+/// The column of each [`Cell`] (`cell % MAX_SIZE`), a look-up instead of a division.
+static COLUMN: [u8; TABLE] = {
+    let mut table = [0; TABLE];
+    let mut cell = 0;
+    while cell < TABLE {
+        table[cell] = (cell % MAX_SIZE) as u8;
+        cell += 1;
+    }
+    table
+};
+
 impl PolicyAdaptation {
-    /// Notes a free choice among `candidates` in `pos`, whose move will be recorded at
-    /// index `at`. A lone candidate is no choice: nothing to learn from it.
+    /// The weights before anything is learned.
+    const NEW_WEIGHTS: [[f32; TABLE]; 2] = [[1.0; TABLE]; 2];
+
+    /// Notes a free choice among `candidates` in `pos` made by `mover`, whose move will be
+    /// recorded at index `at`; returns whether it was noted. A lone candidate is no choice:
+    /// nothing to learn from it.
     #[inline(always)]
-    fn note(&mut self, at: usize, candidates: u16, pos: &Position) {
-        if candidates & candidates.wrapping_sub(1) == 0 || self.choices.len() == MAX_MOVES {
-            return;
+    fn note(&mut self, at: usize, mover: Side, candidates: u16, pos: &Position) -> bool {
+        let count = &mut self.counts[mover as usize];
+        if candidates & candidates.wrapping_sub(1) == 0 || *count == MAX_MOVES {
+            return false;
         }
-        self.choices.push(Choice {
+        self.choices[mover as usize][*count] = Choice {
+            tops: pos.tops(),
             at: at as u8,
             candidates,
-            tops: pos.tops(),
-        });
+        };
+        *count += 1;
+        true
     }
 
-    /// A column drawn for `side` among the candidates of the choice noted for the move at
-    /// index `at`, each with probability proportional to its cell's weight (times, with
-    /// pairs, the weight of the pair of `prev`, the cell of the move before, and that
-    /// cell); `None` when that choice was not noted (a lone candidate).
+    /// A column drawn for `side` among `candidates` (two or more) on a board whose column
+    /// heights are `tops`, each with probability proportional to its cell's weight (times,
+    /// with pairs, the weight of the pair of `prev`, the cell of the move before, and that
+    /// cell).
     #[inline(always)]
-    fn draw<R: RngCore>(&self, at: usize, side: Side, prev: Cell, rng: &mut R) -> Option<usize> {
-        let choice = self.choices.last().filter(|c| usize::from(c.at) == at)?;
+    fn draw<R: RngCore>(
+        &self,
+        tops: &[u8; MAX_SIZE],
+        candidates: u16,
+        side: Side,
+        prev: Cell,
+        rng: &mut R,
+    ) -> usize {
+        let cells = landing_cells(tops);
         let weight = &self.weight[side as usize];
-        Some(match pair_row(&self.pairs, side, prev) {
-            None => draw_by(choice, |c| weight[usize::from(c)], rng),
-            Some(pairs) => draw_by(
-                choice,
-                |c| weight[usize::from(c)] * pairs[usize::from(c)],
-                rng,
-            ),
-        })
+        // Without pairs, a row of ones: a weight times 1 is that weight, bit for bit.
+        let pairs = self
+            .pairs
+            .get(side as usize * CELLS + usize::from(prev))
+            .unwrap_or(&[1.0; TABLE]);
+        // Each candidate's weight once, for both passes.
+        let mut weights = [0.0; MAX_SIZE];
+        let mut total = 0.0;
+        for (w, col) in weights.iter_mut().zip(columns(candidates)) {
+            let cell = usize::from(cells[col]);
+            *w = weight[cell] * pairs[cell];
+            total += *w;
+        }
+        // A uniform draw in [0, total); the last candidate takes any rounding left over.
+        let mut left = (rng.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32) * total;
+        let mut rest = candidates;
+        for &w in &weights {
+            let col = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            left -= w;
+            if rest == 0 || left < 0.0 {
+                return col;
+            }
+        }
+        // Not reached: there are at most `MAX_SIZE` candidates, and the last is returned.
+        (u16::BITS - 1 - candidates.leading_zeros()) as usize
     }
 
     /// Moves `winner`'s policy towards each free choice it made in the iteration whose
-    /// recorded moves are `moves` (two [`NO_CELL`]s first; the first move, at index 2, made
-    /// by `first_mover`): the chosen cell's log-weight gains the rate, every candidate's
-    /// loses the rate times its probability, within [`WEIGHT_RANGE`]. With pairs, the pair
-    /// weights of the move before take the same steps.
-    fn learn(&mut self, moves: &[Cell], first_mover: Side, winner: Side) {
-        let paired = !self.pairs.is_empty();
-        for choice in &self.choices {
+    /// recorded moves are `moves` (two [`NO_CELL`]s first): the chosen cell's log-weight
+    /// gains the rate, every candidate's loses the rate times its probability, within
+    /// [`WEIGHT_RANGE`]. With pairs, the pair weights of the move before take the same
+    /// steps.
+    fn learn(&mut self, moves: &[Cell], winner: Side) {
+        let side = winner as usize;
+        let steps = (self.rate, self.gain);
+        for choice in &self.choices[side][..self.counts[side]] {
             let at = usize::from(choice.at);
-            if mover_at(at, first_mover) != winner || at >= moves.len() {
+            if at >= moves.len() {
                 continue;
             }
-            // The cells once, for the two passes of `shift`.
-            let (mut cells, mut count) = ([0; MAX_SIZE], 0);
-            for cell in choice.cells() {
-                cells[count] = cell;
-                count += 1;
-            }
-            let weight = &mut self.weight[winner as usize];
-            let (cells, chosen, steps) = (&cells[..count], moves[at], (self.rate, self.gain));
+            let weight = &mut self.weight[side];
             // One shift per number of factor rows, so that its loops know them.
-            if paired {
-                let row = pair_row_mut(&mut self.pairs, winner, moves[at - 1]);
-                shift::<1>(weight, [row], cells, chosen, steps);
-            } else {
-                shift::<0>(weight, [], cells, chosen, steps);
+            match self
+                .pairs
+                .get_mut(side * CELLS + usize::from(moves[at - 1]))
+            {
+                Some(row) => shift::<1>(weight, [row], choice, moves[at], steps),
+                None => shift::<0>(weight, [], choice, moves[at], steps),
             }
         }
     }
 }
 
-/// The pair weights of `side` for moves after a stone on `prev`, indexed by cell; `None`
-/// without pairs (`pairs` empty).
-#[inline(always)]
-fn pair_row(pairs: &[f32], side: Side, prev: Cell) -> Option<&[f32]> {
-    let start = (side as usize * CELLS + usize::from(prev)) * CELLS;
-    pairs.get(start..start + CELLS)
-}
-
-/// [`pair_row`], mutably, for a non-empty `pairs`.
-#[inline(always)]
-fn pair_row_mut(pairs: &mut [f32], side: Side, prev: Cell) -> &mut [f32] {
-    let start = (side as usize * CELLS + usize::from(prev)) * CELLS;
-    &mut pairs[start..start + CELLS]
-}
-
-/// A column of `choice` drawn with probability proportional to `weight` of its landing cell.
-#[inline(always)]
-fn draw_by<R: RngCore>(choice: &Choice, weight: impl Fn(Cell) -> f32, rng: &mut R) -> usize {
-    // Each candidate's column and weight once, for both passes.
-    let (mut cols, mut weights, mut count) = ([0; MAX_SIZE], [0.0; MAX_SIZE], 0);
-    let mut total = 0.0;
-    for col in columns(choice.candidates) {
-        let w = weight(Learned::cell(usize::from(choice.tops[col]) - 1, col));
-        (cols[count], weights[count]) = (col, w);
-        total += w;
-        count += 1;
-    }
-    // A uniform draw in [0, total); the last candidate takes any rounding left over.
-    let mut left = (rng.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32) * total;
-    for i in 0..count - 1 {
-        left -= weights[i];
-        if left < 0.0 {
-            return cols[i];
-        }
-    }
-    cols[count - 1]
-}
-
-/// One step of policy adaptation towards `chosen` at one choice among `cells`, on `weight`
-/// and on the `N` rows of `factors` (the pair weights, if any), whose product is the
-/// policy's weight; `(rate, gain)` are the step and `exp` of it.
+/// One step of policy adaptation towards `chosen` at `choice`, on `weight` and on the `N`
+/// rows of `factors` (the pair weights, if any), whose product is the policy's weight;
+/// `(rate, gain)` are the step and `exp` of it.
 #[inline(always)]
 fn shift<const N: usize>(
-    weight: &mut [f32; CELLS],
-    mut factors: [&mut [f32]; N],
-    cells: &[Cell],
+    weight: &mut [f32; TABLE],
+    mut factors: [&mut [f32; TABLE]; N],
+    choice: &Choice,
     chosen: Cell,
     (rate, gain): (f32, f32),
 ) {
     let (low, high) = WEIGHT_RANGE;
-    // Each candidate's weight once (a cell's own weight changes only at its own turn below).
-    let mut joints = [0.0; MAX_SIZE];
+    let by_column = landing_cells(&choice.tops);
+    // Each candidate's cell and weight once (a cell's own weight changes only at its own
+    // turn below).
+    let (mut cells, mut joints, mut count) = ([0; MAX_SIZE], [0.0; MAX_SIZE], 0);
     let mut total = 0.0;
-    for (joint, &c) in joints.iter_mut().zip(cells) {
-        let c = usize::from(c);
+    for ((cell, joint), col) in cells
+        .iter_mut()
+        .zip(&mut joints)
+        .zip(columns(choice.candidates))
+    {
+        *cell = by_column[col];
+        let c = usize::from(*cell);
         *joint = factors.iter().fold(weight[c], |joint, row| joint * row[c]);
         total += *joint;
+        count += 1;
     }
+    // exp(-rate * p) to second order (within 0.7 % for rate * p <= 0.32, 4 % at 0.6; the
+    // weight range bounds any drift), for all lanes at once.
     let step = rate / total;
-    for (&cell, &joint) in cells.iter().zip(&joints) {
-        // exp(-rate * p) to second order (within 0.7 % for rate * p <= 0.32, 4 % at 0.6;
-        // the weight range bounds any drift).
+    let mut factor = [0.0; MAX_SIZE];
+    for (factor, &joint) in factor.iter_mut().zip(&joints) {
         let x = joint * step;
-        let factor = 1.0 - x + 0.5 * x * x;
+        *factor = 1.0 - x + 0.5 * x * x;
+    }
+    for (&cell, &factor) in cells[..count].iter().zip(&factor) {
         let w = &mut weight[usize::from(cell)];
-        *w = (*w * factor).max(low);
+        *w = at_least(*w * factor, low);
         for row in factors.iter_mut() {
             let p = &mut row[usize::from(cell)];
-            *p = (*p * factor).max(low);
+            *p = at_least(*p * factor, low);
         }
     }
     let w = &mut weight[usize::from(chosen)];
-    *w = (*w * gain).min(high);
+    *w = at_most(*w * gain, high);
     for row in factors {
         let p = &mut row[usize::from(chosen)];
-        *p = (*p * gain).min(high);
+        *p = at_most(*p * gain, high);
     }
+}
+
+/// `x.max(low)`, as one instruction (`maxss`/`maxps`): `f32::max`'s care for a NaN costs
+/// more, and the weights are never NaN (neither form lets one through: both give `low`).
+#[inline(always)]
+fn at_least(x: f32, low: f32) -> f32 {
+    if x > low { x } else { low }
+}
+
+/// `x.min(high)`, as [`at_least`] is `max`.
+#[inline(always)]
+fn at_most(x: f32, high: f32) -> f32 {
+    if x < high { x } else { high }
 }
 
 /// The side that made the move recorded at index `i` of [`Learned::moves`] (from 2), the
@@ -402,36 +501,26 @@ fn mover_at(i: usize, first_mover: Side) -> Side {
     }
 }
 
-/// The columns of the mask `candidates`, lowest first.
-#[inline(always)]
-fn columns(candidates: u16) -> impl Iterator<Item = usize> {
-    let mut rest = candidates;
-    std::iter::from_fn(move || {
-        if rest == 0 {
-            return None;
-        }
-        let col = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        Some(col)
-    })
-}
-
-/// Stores `col` as the reply in `slot` after a win; after a loss, clears it if it holds
-/// `col`.
-#[inline(always)]
-fn forget_or_keep(slot: &mut u8, col: u8, won: bool) {
-    if won {
-        *slot = col + 1;
-    } else if *slot == col + 1 {
-        *slot = 0;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::config::ADAPTATION_RATE;
     use super::*;
     use rand::SeedableRng;
+
+    impl Learned {
+        /// [`Learned::choose`]'s column without chance (`None` for it) and unrecorded, so
+        /// that a test records what it likes.
+        fn pick<R: RngCore>(
+            &mut self,
+            side: Side,
+            candidates: u16,
+            pos: &Position,
+            rng: &mut R,
+        ) -> Option<usize> {
+            let col = self.decide(side, candidates, pos, rng);
+            (col < MAX_SIZE).then_some(col)
+        }
+    }
 
     /// Only the techniques `enable` names (not the default's learned policies as well).
     fn switches(enable: &str) -> Techniques {
@@ -477,7 +566,11 @@ mod tests {
         let after = share_of_3(&mut l, &mut rng);
         assert!(after > 950, "column 3 drawn {after} times in 1000");
         let weights = &l.adaptation.as_ref().unwrap().weight;
-        assert!(weights[Side::Them as usize].iter().all(|&w| w == 1.0));
+        assert!(
+            weights[Side::Them as usize][..CELLS]
+                .iter()
+                .all(|&w| w == 1.0)
+        );
         // A lost or tied iteration teaches the loser nothing either.
         for outcome in [Outcome::Win(Side::Them), Outcome::Tie] {
             l.begin(Side::Us);
@@ -539,7 +632,7 @@ mod tests {
         }
         let (low, high) = WEIGHT_RANGE;
         let weights = &l.adaptation.as_ref().unwrap().weight[Side::Us as usize];
-        assert!(weights.iter().all(|&w| (low..=high).contains(&w)));
+        assert!(weights[..CELLS].iter().all(|&w| (low..=high).contains(&w)));
         assert_eq!(weights[usize::from(Learned::cell(11, 3))], high);
         assert!(weights[usize::from(Learned::cell(11, 8))] < 0.1);
     }
@@ -555,7 +648,7 @@ mod tests {
         l.pick(Side::Us, 1 << 3 | 1 << 8, &pos, &mut rng);
         l.record(Learned::cell(11, 3));
         assert_eq!(l.pick(Side::Them, 1 << 6, &pos, &mut rng), None);
-        assert_eq!(l.adaptation.as_ref().unwrap().choices.len(), 1);
+        assert_eq!(l.adaptation.as_ref().unwrap().counts, [1, 0]);
     }
 
     /// An empty 12x12 board (blocked cell in the top left corner).
@@ -603,6 +696,21 @@ mod tests {
         }
         r.learn(Outcome::Tie);
         assert_eq!(answer(&mut r, Side::Them, &[a]), 1 << 6);
+    }
+
+    /// An iteration that ends before a move (a proven root) or after one has no reply to
+    /// learn: the tables stay as they were.
+    #[test]
+    fn an_iteration_of_one_move_or_none_learns_no_reply() {
+        let mut r = learned("last-good-reply,policy-adaptation");
+        for moves in [&[][..], &[Learned::cell(11, 5)]] {
+            for winner in [Side::Us, Side::Them] {
+                r.begin(Side::Us);
+                moves.iter().for_each(|&m| r.record(m));
+                r.learn(Outcome::Win(winner));
+                assert!(r.table.iter().flatten().all(|&reply| reply == 0));
+            }
+        }
     }
 
     #[test]

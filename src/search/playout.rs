@@ -59,8 +59,8 @@ pub fn tactical_playout<R: RngCore>(
 }
 
 /// [`tactical_playout`] whose free choices follow the policy learned in `replies`
-/// ([`Learned::pick`]: the last good reply to the previous move, or the best move
-/// average), and which records every move it plays there.
+/// ([`Learned::choose`]: the last good reply to the previous move, or a draw by the adapted
+/// policy), and which records every move it plays there.
 #[inline]
 pub fn tactical_playout_learned<R: RngCore>(
     pos: &mut ThreatPosition,
@@ -108,11 +108,8 @@ fn playout_with<const REPLIES: bool, R: RngCore>(
         }
         let col = match replies.as_deref_mut() {
             Some(replies) if REPLIES => {
-                let col = replies
-                    .pick(to_move, candidates, pos.position(), rng)
-                    .unwrap_or_else(|| random_bit(candidates, rng));
-                replies.record_move(pos.position(), col);
-                col
+                let chance = |rng: &mut R| random_bit(candidates, rng);
+                replies.choose(to_move, candidates, pos.position(), rng, chance)
             }
             _ => random_bit(candidates, rng),
         };

@@ -199,7 +199,8 @@ impl<R: RngCore> Walk<'_, R> {
             if config.techniques.learns_playout_policy() {
                 self.learned.record_move(scratch.position(), col);
             }
-            let won = scratch.play(col);
+            // The walk's copy starts afresh each iteration, and nothing reads its key.
+            let won = scratch.play_without_key(col);
             depth += 1;
             path[depth] = child;
             node = child;

@@ -37,17 +37,25 @@ fn attack(pos: &ThreatPosition, tactics: &Tactics, depth: u32, nodes: &mut u32) 
         return false;
     }
     // `candidates` is the one block when the defender threatens, nothing when it threatens
-    // twice, and leaves out moves that hand the defender a win on top.
-    let mut moves = pos.forcing_moves(tactics.candidates());
+    // twice, and leaves out moves that hand the defender a win on top. The forcing ones
+    // (`ThreatPosition::forcing_moves`) are found one at a time, lowest column first: a
+    // search that succeeds or runs out of nodes does not test the rest.
+    let candidates = tactics.candidates();
+    let uncovering = tactics.spoils_own_threat & candidates;
+    let mut moves = candidates;
     while moves != 0 {
+        let col = moves.trailing_zeros() as usize;
+        moves &= moves - 1;
+        if uncovering & 1 << col == 0 && !pos.threatens(col) {
+            continue;
+        }
         if *nodes == 0 {
             return false;
         }
         *nodes -= 1;
-        let col = moves.trailing_zeros() as usize;
-        moves &= moves - 1;
+        // The copy is thrown away: its key need not follow.
         let mut next = pos.clone();
-        next.play(col); // not a win: `tactics.wins` is empty
+        next.play_without_key(col); // not a win: `tactics.wins` is empty
         let reply = next.tactics();
         if reply.wins != 0 {
             continue; // the defender wins first
@@ -57,7 +65,7 @@ fn attack(pos: &ThreatPosition, tactics: &Tactics, depth: u32, nodes: &mut u32) 
             return true; // two cells to block, or the block uncovers a win on top
         }
         // One threat to block: the defender's only move that does not lose at once.
-        next.play(blocks.trailing_zeros() as usize); // not a win: `reply.wins` is empty
+        next.play_without_key(blocks.trailing_zeros() as usize); // not a win: `reply.wins` is empty
         if attack(&next, &next.tactics(), depth - 1, nodes) {
             return true;
         }

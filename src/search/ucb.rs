@@ -24,9 +24,9 @@ const TABLE_SIZE: usize = 4096;
 
 /// Precomputed `1/n`, `1/sqrt(n)` and `ln n` for small `n`.
 pub struct UcbTables {
-    inv: Vec<f32>,
-    inv_sqrt: Vec<f32>,
-    ln: Vec<f32>,
+    /// `[1/n, 1/sqrt(n)]` side by side: the pair UCB1 reads per child is one look-up.
+    inv: Box<[[f32; 2]; TABLE_SIZE]>,
+    ln: Box<[f32; TABLE_SIZE]>,
 }
 
 impl Default for UcbTables {
@@ -39,18 +39,22 @@ impl UcbTables {
     /// Fills the tables (a few microseconds: once per search).
     pub fn new() -> UcbTables {
         let n = |i: usize| i.max(1) as f32;
-        UcbTables {
-            inv: (0..TABLE_SIZE).map(|i| 1.0 / n(i)).collect(),
-            inv_sqrt: (0..TABLE_SIZE).map(|i| 1.0 / n(i).sqrt()).collect(),
-            ln: (0..TABLE_SIZE).map(|i| n(i).ln()).collect(),
+        let mut tables = UcbTables {
+            inv: Box::new([[0.0; 2]; TABLE_SIZE]),
+            ln: Box::new([0.0; TABLE_SIZE]),
+        };
+        for (i, (inv, ln)) in tables.inv.iter_mut().zip(tables.ln.iter_mut()).enumerate() {
+            *inv = [1.0 / n(i), 1.0 / n(i).sqrt()];
+            *ln = n(i).ln();
         }
+        tables
     }
 
     /// `(1/n, 1/sqrt(n))`, from the table when `n` is small.
     #[inline(always)]
     pub fn inv_and_inv_sqrt(&self, n: u32) -> (f32, f32) {
-        match (self.inv.get(n as usize), self.inv_sqrt.get(n as usize)) {
-            (Some(&inv), Some(&inv_sqrt)) => (inv, inv_sqrt),
+        match self.inv.get(n as usize) {
+            Some(&[inv, inv_sqrt]) => (inv, inv_sqrt),
             _ => {
                 let inv = 1.0 / n as f32;
                 (inv, inv.sqrt())

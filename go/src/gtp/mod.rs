@@ -1,13 +1,15 @@
 //! GTP, the Go Text Protocol version 2 (Gunnar Farnebäck's specification, draft 2,
 //! <https://www.lysator.liu.se/~gunnar/gtp/gtp2-spec-draft2/gtp2-spec.html>): the wire layer
-//! only. The engine's commands are glued on elsewhere; this module reads command lines,
-//! formats responses, and converts the protocol's entities.
+//! (reading command lines, formatting responses, converting the protocol's entities) and
+//! the engine's session on top of it.
 //!
 //! - [`command`]: section 3.1's preprocessing, then section 2's command structure
 //!   (`[id] command_name [arguments]`), from raw bytes: nothing a controller sends can make
 //!   it panic, and bytes that are not UTF-8 are an error to answer, not a crash.
 //! - [`response`]: section 2's response structure (`=[id] result` or `?[id] error_message`,
 //!   ended by an empty line), multi-line responses included.
+//! - [`session`]: the engine's side: every command of [`KNOWN_COMMANDS`] over a
+//!   [`crate::player::Player`], one response per command whatever the input.
 //! - [`entity`]: the simple entities: vertex (`A1`..`Z25` without `I`, any case, rows
 //!   counted from the BOTTOM, or `pass`), color (`b`, `w`, `black`, `white`, any case),
 //!   move, int and float.
@@ -15,6 +17,7 @@
 pub mod command;
 pub mod entity;
 pub mod response;
+pub mod session;
 
 pub use command::{Command, CommandReader, GtpError, parse_command, preprocess};
 pub use entity::{

@@ -49,7 +49,15 @@ pub struct Scratch {
 /// [`MAX_SELF_ATARI_STONES`] stones.
 #[inline]
 pub fn is_bad_self_atari(board: &Board, color: Color, i: usize) -> bool {
-    board.libs_after(color, i, 2) <= 1 && board.size_after(color, i) > MAX_SELF_ATARI_STONES
+    // Two empty neighbours are two liberties: the common case, decided without counting.
+    let empty = board
+        .neighbors(i)
+        .iter()
+        .filter(|&&n| board.at(n) == EMPTY)
+        .count();
+    empty < 2
+        && board.libs_after(color, i, 2) <= 1
+        && board.size_after(color, i) > MAX_SELF_ATARI_STONES
 }
 
 /// True when the random step may play `color` at the empty point `i`.

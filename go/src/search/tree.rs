@@ -15,6 +15,9 @@ pub const ROOT: NodeId = 0;
 /// The move of a pass (array index 0 is a border cell, never a point).
 pub const PASS: u16 = 0;
 
+/// The smallest node cap: room for a root and all its children on the largest board.
+pub const MIN_NODES: usize = 1024;
+
 /// One position of the tree, reached from its parent by `mv`. Every result is kept from the
 /// side of the player who made `mv`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -68,11 +71,12 @@ pub struct Tree {
 }
 
 impl Tree {
-    /// A tree with a lone root that will hold at most `max_nodes` nodes.
+    /// A tree with a lone root that will hold at most `max_nodes` nodes (at least
+    /// [`MIN_NODES`]).
     pub fn new(max_nodes: usize) -> Tree {
         let mut tree = Tree {
             nodes: Vec::new(),
-            max_nodes: max_nodes.clamp(1, NodeId::MAX as usize),
+            max_nodes: max_nodes.clamp(MIN_NODES, NodeId::MAX as usize),
         };
         tree.reset();
         tree
@@ -86,7 +90,7 @@ impl Tree {
 
     /// Changes the node cap (effective for later expansions).
     pub fn set_max_nodes(&mut self, max_nodes: usize) {
-        self.max_nodes = max_nodes.clamp(1, NodeId::MAX as usize);
+        self.max_nodes = max_nodes.clamp(MIN_NODES, NodeId::MAX as usize);
     }
 
     /// Number of nodes.
@@ -181,17 +185,24 @@ mod tests {
     #[test]
     fn expansion_respects_the_cap() {
         let mut tree = Tree::new(4);
+        let many = vec![Node::new(5, 1.0, 0.5); MIN_NODES - 3];
+        assert!(
+            tree.expand(ROOT, &many),
+            "a tiny cap is raised to MIN_NODES"
+        );
+        assert!(tree.expand(1, &many[..2]));
+        assert!(
+            !tree.expand(2, &many[..1]),
+            "one more node would pass the cap"
+        );
+        assert_eq!(tree.len(), MIN_NODES);
+        let mut tree = Tree::new(100);
         let kids = [
             Node::new(5, 1.0, 0.5),
             Node::new(6, 1.0, 0.5),
             Node::new(PASS, 1.0, 0.0),
         ];
         assert!(tree.expand(ROOT, &kids));
-        assert!(
-            !tree.expand(1, &kids[..2]),
-            "5 nodes would pass a 4-node cap"
-        );
-        assert_eq!(tree.len(), 4);
         assert_eq!(tree.child_by_move(ROOT, 6), Some(2));
         assert_eq!(tree.child_by_move(ROOT, 7), None);
     }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::process::protocol::MoveRequest;
-use super::process::{self, Host, LogSink, ProcessSettings};
+use super::process::{self, Audit, Host, LogSink, ProcessSettings};
 use super::{Answer, Fault, Player};
 use crate::games::Side;
 use crate::games::connect4::{BoardSpec, Connect4, Point, Position};
@@ -29,8 +29,20 @@ impl CourseAbiPlayer {
         env: &[(String, String)],
         log: Arc<LogSink>,
     ) -> CourseAbiPlayer {
+        CourseAbiPlayer::launch_audited(settings, library, env, log, None)
+    }
+
+    /// [`CourseAbiPlayer::launch`], with the library's stdout and the files it leaves
+    /// reported to `audit` when there is one (`judge check`).
+    pub fn launch_audited(
+        settings: &ProcessSettings,
+        library: &Path,
+        env: &[(String, String)],
+        log: Arc<LogSink>,
+        audit: Option<Arc<Audit>>,
+    ) -> CourseAbiPlayer {
         CourseAbiPlayer {
-            host: Host::start(settings, library, env, log).map_err(load_fault),
+            host: Host::start(settings, library, env, log, audit).map_err(load_fault),
         }
     }
 }
@@ -67,7 +79,7 @@ pub fn check_library(path: &Path) -> Result<(), String> {
 }
 
 /// A load error's fault: a missing symbol is its own verdict (course code -3/-4).
-fn load_fault(text: String) -> Fault {
+pub(super) fn load_fault(text: String) -> Fault {
     if text.starts_with("missing symbol") {
         Fault::MissingSymbol(text)
     } else {

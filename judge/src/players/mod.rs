@@ -7,9 +7,11 @@
 //! course-ABI library hosted in its own child process ([`course_abi`]) and a program
 //! speaking the Saiblo platform's protocol ([`saiblo`]); for Reversi: an engine speaking
 //! GTP ([`gtp`]) and a bot speaking Botzone's JSON protocol ([`botzone`]); for Go: an
-//! engine speaking GTP ([`gtp_go`]). The process
-//! layer underneath (`process`: pipes, signals, rlimits, scratch directories) is private
-//! to this module, so nothing in the tournament sees into it.
+//! engine speaking GTP ([`gtp_go`]). `judge check` also calls a library position by
+//! position, outside any game ([`probe`]), and an [`Audit`] collects what its hosts wrote
+//! to stdout and left in their working directories. The process layer underneath
+//! (`process`: pipes, signals, rlimits, scratch directories) is private to this module, so
+//! nothing in the tournament sees into it.
 //!
 //! Other kinds plug in as new [`PlayerSpec`] variants and new `Player` implementations;
 //! the referee and the tournament do not change.
@@ -18,6 +20,7 @@ pub mod botzone;
 pub mod course_abi;
 pub mod gtp;
 pub mod gtp_go;
+pub mod probe;
 mod process;
 pub mod saiblo;
 
@@ -39,7 +42,7 @@ use process::pipes::Failure;
 /// The framed messages between the judge and a library's host process; public for the
 /// fuzz targets (`fuzz/`) that feed its readers arbitrary bytes.
 pub use process::protocol;
-pub use process::{LogSink, ProcessSettings};
+pub use process::{Audit, LogSink, ProcessSettings, Seen};
 pub use process::{die_on_closed_stdout, sweep_stale_scratch};
 
 /// Something that plays games of `G`: a library, a program, a person.

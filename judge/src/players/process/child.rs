@@ -36,6 +36,9 @@ pub struct HostSettings<'a> {
     pub memory_limit_mb: u64,
     /// The parent's pid: exit at once if it is already gone.
     pub parent_pid: u32,
+    /// A descriptor the parent opened for the library's stdout (a pipe of its own, for
+    /// `judge check`); `None`: stdout joins stderr in the log.
+    pub stdout_fd: Option<i32>,
 }
 
 /// Runs the host until the parent closes the request pipe. Never returns.
@@ -55,7 +58,7 @@ pub fn run(settings: &HostSettings) -> ! {
     if unsafe { libc::getppid() } as u32 != settings.parent_pid {
         std::process::exit(0);
     }
-    let (proto_in, proto_out) = take_protocol_pipes();
+    let (proto_in, proto_out) = take_protocol_pipes(settings.stdout_fd);
     let mut requests = BufReader::new(proto_in);
     let mut replies = BufWriter::new(proto_out);
     set_limits(settings.memory_limit_mb);
@@ -94,12 +97,14 @@ fn send_load_error(w: &mut impl std::io::Write, text: &str) -> ! {
 }
 
 /// Moves the protocol pipes (inherited as stdin/stdout) to private descriptors, then
-/// points fd 0 at /dev/null and fd 1 at fd 2 (the parent's capped log pipe), so nothing
-/// the library prints can reach the protocol.
-fn take_protocol_pipes() -> (File, File) {
+/// points fd 0 at /dev/null and fd 1 at `stdout_fd` when the parent gave one, else at
+/// fd 2 (the parent's capped log pipe), so nothing the library prints can reach the
+/// protocol.
+fn take_protocol_pipes(stdout_fd: Option<i32>) -> (File, File) {
     // SAFETY: fcntl(F_DUPFD_CLOEXEC) on fds 0 and 1, which the parent always provides;
     // the returned descriptors are new and owned by nobody else, so File may own them.
-    // open/dup2 only replace fds 0 and 1, which no Rust object owns in this process.
+    // open/dup2/close only touch fds 0 and 1 and the parent's `stdout_fd`, which no Rust
+    // object owns in this process.
     unsafe {
         let fd_in = libc::fcntl(0, libc::F_DUPFD_CLOEXEC, 3);
         let fd_out = libc::fcntl(1, libc::F_DUPFD_CLOEXEC, 3);
@@ -111,7 +116,14 @@ fn take_protocol_pipes() -> (File, File) {
             libc::dup2(null, 0);
             libc::close(null);
         }
-        libc::dup2(2, 1);
+        match stdout_fd {
+            Some(fd) if fd > 2 && libc::dup2(fd, 1) == 1 => {
+                libc::close(fd);
+            }
+            _ => {
+                libc::dup2(2, 1);
+            }
+        }
         (File::from_raw_fd(fd_in), File::from_raw_fd(fd_out))
     }
 }
@@ -205,6 +217,10 @@ fn call_on_new_thread(
                 )
             };
             let cpu_ns = thread_cpu_ns().saturating_sub(start);
+            // SAFETY: fflush(NULL) flushes every C output stream; it takes no pointer of
+            // ours. What the library printed through stdio reaches its descriptor now, not
+            // when a buffer fills, so each move's output is seen with that move.
+            unsafe { libc::fflush(std::ptr::null_mut()) };
             if p.is_null() {
                 return ChildMessage::Null { cpu_ns };
             }

@@ -5,6 +5,7 @@
 //! program players (Saiblo, GTP, Botzone) a [`Program`] and its [`pipes::Pipes`]; the
 //! tournament sees players, never processes.
 
+mod audit;
 pub mod child;
 mod logsink;
 pub mod pipes;
@@ -13,6 +14,7 @@ pub mod protocol;
 mod signals;
 
 use std::io::BufReader;
+use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -20,6 +22,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
+pub use audit::{Audit, Seen};
 pub use logsink::LogSink;
 pub use program::{CpuMark, Program};
 use protocol::{ChildMessage, MoveRequest, ProtocolError};
@@ -27,8 +30,13 @@ pub use signals::die_on_closed_stdout;
 
 /// How long a library may take to load (its constructors run in `dlopen`).
 const LOAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// How often a host's peak memory is read while it computes a move.
+const PEAK_SAMPLE: Duration = Duration::from_millis(20);
 /// How long to wait for a child that closed its pipe to finish dying.
 const REAP_GRACE: Duration = Duration::from_secs(2);
+
+/// The descriptor a host finds its separate stdout pipe on (`--stdout-fd`), when audited.
+const STDOUT_TAP_FD: i32 = 3;
 
 /// Scratch directories are `$TMPDIR/judge-scratch-<judge pid>-XXXXXX`.
 const SCRATCH_PREFIX: &str = "judge-scratch-";
@@ -237,21 +245,53 @@ pub struct Host {
     ready: bool,
     /// The highest peak resident memory read after an answer, KiB.
     peak_kb: Option<u64>,
+    /// Where its separate stdout and the files it leaves are reported, when audited.
+    audit: Option<Arc<Audit>>,
 }
 
 impl Host {
     /// Starts a host for `library` without waiting for it to load (so both players of a
     /// game load in parallel); call [`Host::wait_ready`] before the first move. `Err`
-    /// carries the reason the library cannot play (the `load` verdict).
+    /// carries the reason the library cannot play (the `load` verdict). With an `audit`
+    /// (`judge check`), the library's stdout goes to a pipe of its own, counted by the
+    /// audit instead of joining its stderr in the log, and the files it leaves in its
+    /// working directory are reported to the audit when the host ends.
     pub fn start(
         config: &ProcessSettings,
         library: &Path,
         env: &[(String, String)],
         log: Arc<LogSink>,
+        audit: Option<Arc<Audit>>,
     ) -> Result<Host, String> {
         let library = std::path::absolute(library).map_err(|e| format!("bad path: {e}"))?;
         let scratch = scratch_dir()?;
-        let mut child = Command::new(&config.exe)
+        let tap = if audit.is_some() {
+            Some(std::io::pipe().map_err(|e| format!("cannot create a pipe: {e}"))?)
+        } else {
+            None
+        };
+        let mut command = Command::new(&config.exe);
+        if let Some((_, writer)) = &tap {
+            let fd = writer.as_raw_fd();
+            // SAFETY: between fork and exec this runs only dup2 or fcntl on descriptors
+            // the child inherited (async-signal-safe, no allocation, no lock): the stdout
+            // pipe's write end, close-on-exec in the judge, is put at STDOUT_TAP_FD and
+            // kept open across exec for the host to take.
+            unsafe {
+                command.pre_exec(move || {
+                    let r = if fd == STDOUT_TAP_FD {
+                        libc::fcntl(fd, libc::F_SETFD, 0)
+                    } else {
+                        libc::dup2(fd, STDOUT_TAP_FD)
+                    };
+                    if r < 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        command
             // `ps` shows "judge host ..." rather than "/proc/self/exe host ...".
             .arg0("judge")
             .arg("host")
@@ -262,7 +302,11 @@ impl Host {
             .arg("--memory-limit-mb")
             .arg(config.memory_limit_mb.to_string())
             .arg("--parent-pid")
-            .arg(std::process::id().to_string())
+            .arg(std::process::id().to_string());
+        if tap.is_some() {
+            command.arg("--stdout-fd").arg(STDOUT_TAP_FD.to_string());
+        }
+        let mut child = command
             .current_dir(scratch.path())
             // Per-thread malloc arenas reserve 64 MiB of address space each and would eat
             // into RLIMIT_AS; one arena matches the course platform's single thread.
@@ -294,6 +338,12 @@ impl Host {
             }
         });
         std::thread::spawn(move || log.drain(stderr));
+        if let (Some((reader, writer)), Some(audit)) = (tap, audit.clone()) {
+            // The host holds the write end now; the pipe ends when the host's group dies.
+            drop(writer);
+            audit.pipe_opened();
+            std::thread::spawn(move || audit.drain_stdout(reader));
+        }
         Ok(Host {
             requests: child.stdin.take(),
             leader: Leader { child, dead: false },
@@ -301,6 +351,7 @@ impl Host {
             scratch: Some(scratch),
             ready: false,
             peak_kb: None,
+            audit,
         })
     }
 
@@ -347,7 +398,7 @@ impl Host {
             None => false,
         };
         let received = if sent {
-            self.replies.recv_timeout(limit)
+            self.await_reply(start + limit)
         } else {
             Err(RecvTimeoutError::Disconnected)
         };
@@ -384,6 +435,24 @@ impl Host {
         }
     }
 
+    /// Waits for the reply to a call until `deadline`, reading the host's peak memory
+    /// every [`PEAK_SAMPLE`] meanwhile: a process that dies of an allocation can no longer
+    /// be asked how big it grew.
+    fn await_reply(
+        &mut self,
+        deadline: Instant,
+    ) -> Result<Result<ChildMessage, ProtocolError>, RecvTimeoutError> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.replies.recv_timeout(left.min(PEAK_SAMPLE)) {
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {
+                    self.peak_kb = self.peak_kb.max(self.leader.peak_resident_kb());
+                }
+                received => return received,
+            }
+        }
+    }
+
     /// The host's peak resident memory (the library's and the host's own) as of its last
     /// answer, KiB; `None` where Linux does not say.
     pub fn peak_memory_kb(&self) -> Option<u64> {
@@ -408,6 +477,9 @@ impl Drop for Host {
         self.requests = None;
         self.kill();
         if let Some(dir) = self.scratch.take() {
+            if let Some(audit) = &self.audit {
+                audit.files_left(dir.path());
+            }
             let _ = dir.close();
         }
     }

@@ -1,0 +1,479 @@
+//! The GTP engine: every command of [`super::KNOWN_COMMANDS`] answered over a [`Player`].
+//!
+//! Failures use GTP's standard messages (section 6.4: `unknown command`, `syntax error`,
+//! `unacceptable size`, `illegal move`, `cannot undo`, `board not empty`, `bad vertex
+//! list`, `invalid number of stones`, `cannot load file`), some followed by a detail after
+//! a colon. Nothing a controller sends can stop the session: unreadable lines are answered
+//! with `?`, and a panic inside a command is caught, answered `? internal error`, and the
+//! game is put back as it was before the command (on a fresh engine, since the search's
+//! tree may be half-built).
+
+use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+
+use super::{
+    Command, CommandReader, KNOWN_COMMANDS, format_error, format_response, format_vertex,
+    is_known_command, parse_color, parse_float, parse_int, parse_move, parse_vertex, vertex_letter,
+};
+use crate::clock::TimeSystem;
+use crate::game::{DEFAULT_KOMI, SetupError};
+use crate::player::{Generate, Player, illegal_text};
+use crate::point::{Color, Move, Point};
+use crate::settings::Settings;
+use crate::status::{Status, stones_with_status};
+
+/// The board size before any `boardsize` (GTP's customary default).
+pub const DEFAULT_SIZE: usize = 19;
+
+/// One answer: the text of a success, or the message of a failure.
+pub type Reply = Result<String, String>;
+
+/// A GTP session.
+#[derive(Debug)]
+pub struct Session {
+    player: Player,
+}
+
+fn syntax(usage: &str) -> String {
+    format!("syntax error: {usage}")
+}
+
+/// Checks the argument count: `Err` with the usage when it is not in `counts`.
+fn arity(args: &[String], counts: std::ops::RangeInclusive<usize>, usage: &str) -> Reply {
+    if counts.contains(&args.len()) {
+        Ok(String::new())
+    } else {
+        Err(syntax(usage))
+    }
+}
+
+fn vertices(points: &[Point], size: usize) -> String {
+    points
+        .iter()
+        .map(|&p| format_vertex(Move::Play(p), size))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn setup_error(e: SetupError) -> String {
+    match e {
+        SetupError::BoardNotEmpty => "board not empty".into(),
+        SetupError::BadPoint(_) => "bad vertex list".into(),
+        SetupError::BadCount(n) => format!("invalid number of stones: {n}"),
+        SetupError::BoardTooSmall(_) => format!("invalid number of stones: {e}"),
+    }
+}
+
+impl Session {
+    /// A session on an empty 19x19 board with komi 7.5.
+    pub fn new(settings: &Settings) -> Session {
+        Session {
+            player: Player::new(settings, DEFAULT_SIZE, DEFAULT_KOMI)
+                .expect("the default size is valid"),
+        }
+    }
+
+    /// The player (for tests and the program's end).
+    pub fn player(&self) -> &Player {
+        &self.player
+    }
+
+    /// Reads commands from `input` until `quit` or the end of the input, writing each
+    /// response to `output` as soon as it is ready.
+    pub fn run<R: BufRead, W: Write>(&mut self, input: R, mut output: W) -> io::Result<()> {
+        let mut reader = CommandReader::new(input);
+        while let Some(read) = reader.read_command()? {
+            let (response, quit) = match read {
+                Ok(command) => {
+                    let reply = self.answer(&command);
+                    let text = format_response(command.id, reply.as_deref().map_err(|e| &**e));
+                    (text, command.name == "quit" && reply.is_ok())
+                }
+                Err(e) => match format_error(&e) {
+                    Some(text) => (text, false),
+                    None => continue,
+                },
+            };
+            output.write_all(response.as_bytes())?;
+            output.flush()?;
+            if quit {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Answers one command; a panic inside it is `internal error`, with the game restored.
+    pub fn answer(&mut self, command: &Command) -> Reply {
+        self.guarded(|session| session.execute(command))
+    }
+
+    /// Runs `f`, catching a panic: the game is then put back as it was before.
+    fn guarded(&mut self, f: impl FnOnce(&mut Session) -> Reply) -> Reply {
+        let before = self.player.engine().game().clone();
+        match panic::catch_unwind(AssertUnwindSafe(|| f(self))) {
+            Ok(reply) => reply,
+            Err(_) => {
+                self.player.recover(before);
+                Err("internal error".into())
+            }
+        }
+    }
+
+    /// The board size.
+    fn size(&self) -> usize {
+        self.player.engine().game().size()
+    }
+
+    fn execute(&mut self, command: &Command) -> Reply {
+        let args = &command.args[..];
+        let size = self.size();
+        match command.name.as_str() {
+            "protocol_version" => arity(args, 0..=0, "protocol_version").map(|_| "2".into()),
+            "name" => arity(args, 0..=0, "name").map(|_| "go-engine".into()),
+            "version" => arity(args, 0..=0, "version").map(|_| env!("CARGO_PKG_VERSION").into()),
+            "known_command" => {
+                arity(args, 1..=1, "known_command command_name")?;
+                Ok(is_known_command(&args[0]).to_string())
+            }
+            "list_commands" => {
+                arity(args, 0..=0, "list_commands").map(|_| KNOWN_COMMANDS.join("\n"))
+            }
+            "quit" => arity(args, 0..=0, "quit"),
+            "boardsize" => {
+                arity(args, 1..=1, "boardsize size")?;
+                let n = parse_int(&args[0]).map_err(|e| syntax(&e.to_string()))?;
+                if self.player.set_size(n as usize) {
+                    Ok(String::new())
+                } else {
+                    Err("unacceptable size".into())
+                }
+            }
+            "clear_board" => {
+                arity(args, 0..=0, "clear_board")?;
+                self.player.clear();
+                Ok(String::new())
+            }
+            "komi" => {
+                arity(args, 1..=1, "komi new_komi")?;
+                let komi = parse_float(&args[0]).map_err(|e| syntax(&e.to_string()))?;
+                self.player.set_komi(komi);
+                Ok(String::new())
+            }
+            "play" => {
+                arity(args, 2..=2, "play color vertex")?;
+                let (color, mv) =
+                    parse_move(&args[0], &args[1], size).map_err(|e| syntax(&e.to_string()))?;
+                self.player
+                    .play(color, mv)
+                    .map(|_| String::new())
+                    .map_err(|e| format!("illegal move: {}", illegal_text(e, size)))
+            }
+            "genmove" => self.genmove(args, Generate::Play, "genmove color"),
+            "reg_genmove" => self.genmove(args, Generate::Regression, "reg_genmove color"),
+            "kgs-genmove_cleanup" => {
+                self.genmove(args, Generate::Cleanup, "kgs-genmove_cleanup color")
+            }
+            "undo" => {
+                arity(args, 0..=0, "undo")?;
+                self.player
+                    .undo()
+                    .map(|_| String::new())
+                    .map_err(|_| "cannot undo".into())
+            }
+            "showboard" => {
+                arity(args, 0..=0, "showboard")?;
+                Ok(self.showboard())
+            }
+            "final_score" => {
+                arity(args, 0..=0, "final_score")?;
+                Ok(self.player.final_score())
+            }
+            "final_status_list" => {
+                arity(args, 1..=1, "final_status_list alive|dead|seki")?;
+                let status = Status::parse(&args[0])
+                    .ok_or_else(|| syntax("final_status_list alive|dead|seki"))?;
+                let groups = stones_with_status(self.player.engine(), status);
+                Ok(groups
+                    .iter()
+                    .map(|g| vertices(g, size))
+                    .collect::<Vec<_>>()
+                    .join("\n"))
+            }
+            "fixed_handicap" | "place_free_handicap" => {
+                let fixed = command.name == "fixed_handicap";
+                arity(args, 1..=1, &format!("{} number_of_stones", command.name))?;
+                let n = parse_int(&args[0]).map_err(|e| syntax(&e.to_string()))? as usize;
+                let placed = if fixed {
+                    self.player.fixed_handicap(n)
+                } else {
+                    self.player.place_free_handicap(n)
+                };
+                placed.map(|p| vertices(&p, size)).map_err(setup_error)
+            }
+            "set_free_handicap" => {
+                if args.is_empty() {
+                    return Err(syntax("set_free_handicap vertex..."));
+                }
+                let mut points = Vec::with_capacity(args.len());
+                for a in args {
+                    match parse_vertex(a, size) {
+                        Ok(Move::Play(p)) if !points.contains(&p) => points.push(p),
+                        _ => return Err("bad vertex list".into()),
+                    }
+                }
+                self.player
+                    .set_free_handicap(&points)
+                    .map(|_| String::new())
+                    .map_err(setup_error)
+            }
+            "time_settings" => {
+                let usage = "time_settings main_time byo_yomi_time byo_yomi_stones";
+                arity(args, 3..=3, usage)?;
+                let main = parse_float(&args[0]).map_err(|_| syntax(usage))?;
+                let period = parse_float(&args[1]).map_err(|_| syntax(usage))?;
+                let stones = parse_int(&args[2]).map_err(|_| syntax(usage))?;
+                if main < 0.0 || period < 0.0 {
+                    return Err(syntax(usage));
+                }
+                let system = TimeSystem::from_gtp(main, period, stones);
+                self.player.clock_mut().set_system(system);
+                Ok(String::new())
+            }
+            "kgs-time_settings" => {
+                let system = kgs_time_settings(args)?;
+                self.player.clock_mut().set_system(system);
+                Ok(String::new())
+            }
+            "time_left" => {
+                let usage = "time_left color time stones";
+                arity(args, 3..=3, usage)?;
+                let color = parse_color(&args[0]).map_err(|_| syntax(usage))?;
+                let seconds = parse_float(&args[1]).map_err(|_| syntax(usage))?;
+                let stones = parse_int(&args[2]).map_err(|_| syntax(usage))?;
+                self.player.clock_mut().time_left(color, seconds, stones);
+                Ok(String::new())
+            }
+            "loadsgf" => {
+                arity(args, 1..=2, "loadsgf filename [move_number]")?;
+                let moves = match args.get(1) {
+                    Some(n) => {
+                        let n = parse_int(n).map_err(|e| syntax(&e.to_string()))?;
+                        // The position before move `n`: its first n - 1 moves.
+                        Some((n as usize).saturating_sub(1))
+                    }
+                    None => None,
+                };
+                self.player
+                    .load_file(&args[0], moves)
+                    .map_err(|e| format!("cannot load file: {e}"))?;
+                // As GNU Go answers: the colour to move.
+                Ok(self.player.engine().game().to_move().to_string())
+            }
+            "printsgf" => {
+                arity(args, 0..=1, "printsgf [filename]")?;
+                let text = self.player.record().to_sgf();
+                match args.first() {
+                    None => Ok(text),
+                    Some(path) => std::fs::write(path, text)
+                        .map(|_| String::new())
+                        .map_err(|e| format!("cannot write {path}: {e}")),
+                }
+            }
+            _ => Err("unknown command".into()),
+        }
+    }
+
+    fn genmove(&mut self, args: &[String], kind: Generate, usage: &str) -> Reply {
+        arity(args, 1..=1, usage)?;
+        let color = parse_color(&args[0]).map_err(|e| syntax(&e.to_string()))?;
+        let mv = self.player.genmove(color, kind);
+        Ok(format_vertex(mv, self.size()))
+    }
+
+    /// The board with GTP's coordinates, the side to move and the captures.
+    fn showboard(&self) -> String {
+        let game = self.player.engine().game();
+        let board = game.board();
+        let size = game.size();
+        let letters: String = (0..size)
+            .map(|x| format!(" {}", vertex_letter(x)))
+            .collect();
+        let mut out = format!("\n   {letters}\n");
+        for y in 0..size {
+            let row = size - y;
+            let mut line = format!("{row:>2} ");
+            for x in 0..size {
+                let c = match board.stone_at(Point::new(x, y)) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                };
+                line.push(' ');
+                line.push(c);
+            }
+            line.push_str(&format!(" {row:<2}"));
+            match y {
+                0 => line.push_str(&format!("    {} to move", game.to_move())),
+                1 => line.push_str(&format!(
+                    "    captured by black (X): {}",
+                    board.captures(Color::Black)
+                )),
+                2 => line.push_str(&format!(
+                    "    captured by white (O): {}",
+                    board.captures(Color::White)
+                )),
+                3 => line.push_str(&format!("    komi {}", game.komi())),
+                _ => {}
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out.push_str(&format!("   {letters}"));
+        out
+    }
+}
+
+/// KGS's `kgs-time_settings none | absolute main | byoyomi main period periods | canadian
+/// main period stones`.
+fn kgs_time_settings(args: &[String]) -> Result<Option<TimeSystem>, String> {
+    let usage = "kgs-time_settings none|absolute|byoyomi|canadian [main [period count]]";
+    let numbers = |n: usize| -> Result<(f64, f64, u32), String> {
+        if args.len() != n + 1 {
+            return Err(syntax(usage));
+        }
+        let main = parse_float(&args[1]).map_err(|_| syntax(usage))?;
+        let (period, count) = if n == 3 {
+            (
+                parse_float(&args[2]).map_err(|_| syntax(usage))?,
+                parse_int(&args[3]).map_err(|_| syntax(usage))?,
+            )
+        } else {
+            (0.0, 0)
+        };
+        if main < 0.0 || period < 0.0 {
+            return Err(syntax(usage));
+        }
+        Ok((main, period, count))
+    };
+    match args.first().map(|s| s.to_ascii_lowercase()).as_deref() {
+        Some("none") if args.len() == 1 => Ok(None),
+        Some("absolute") => {
+            let (main, _, _) = numbers(1)?;
+            Ok(TimeSystem::from_gtp(main, 0.0, 0))
+        }
+        Some("byoyomi") => {
+            let (main, period, periods) = numbers(3)?;
+            Ok(TimeSystem::japanese(main, period, periods))
+        }
+        Some("canadian") => {
+            let (main, period, stones) = numbers(3)?;
+            Ok(TimeSystem::from_gtp(main, period, stones))
+        }
+        _ => Err(syntax(usage)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gtp::parse_command;
+
+    fn session() -> Session {
+        let mut settings = Settings::from_vars(|_| None).unwrap();
+        settings.move_ms = 20;
+        settings.config.seed = Some(5);
+        Session::new(&settings)
+    }
+
+    fn ask(s: &mut Session, line: &str) -> Reply {
+        s.answer(&parse_command(line.as_bytes()).unwrap())
+    }
+
+    #[test]
+    fn every_known_command_is_dispatched() {
+        let mut s = session();
+        for name in KNOWN_COMMANDS {
+            if *name == "quit" {
+                continue;
+            }
+            let reply = ask(&mut s, name);
+            assert_ne!(reply, Err("unknown command".into()), "{name}");
+        }
+        assert_eq!(ask(&mut s, "frobnicate"), Err("unknown command".into()));
+        assert_eq!(ask(&mut s, "PLAY b d4"), Err("unknown command".into()));
+    }
+
+    #[test]
+    fn a_panic_is_an_internal_error_and_the_game_is_restored() {
+        let mut s = session();
+        ask(&mut s, "boardsize 9").unwrap();
+        ask(&mut s, "play b e5").unwrap();
+        let reply = s.guarded(|s| {
+            s.player
+                .play(Color::White, Move::Play(Point::new(0, 0)))
+                .unwrap();
+            panic!("a bug in a command");
+        });
+        assert_eq!(reply, Err("internal error".into()));
+        assert_eq!(s.player.engine().moves().len(), 1);
+        assert_eq!(s.player.comments().len(), 1);
+        // The session goes on.
+        assert!(ask(&mut s, "genmove w").is_ok());
+        assert_eq!(s.player.engine().moves().len(), 2);
+    }
+
+    #[test]
+    fn kgs_time_settings_name_every_system() {
+        let k = |line: &str| {
+            let args: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+            kgs_time_settings(&args)
+        };
+        assert_eq!(k("none"), Ok(None));
+        assert_eq!(
+            k("absolute 300"),
+            Ok(Some(TimeSystem::Absolute { main: 300.0 }))
+        );
+        assert_eq!(
+            k("byoyomi 60 10 5"),
+            Ok(Some(TimeSystem::Japanese {
+                main: 60.0,
+                period: 10.0,
+                periods: 5
+            }))
+        );
+        assert_eq!(
+            k("canadian 60 300 25"),
+            Ok(Some(TimeSystem::Canadian {
+                main: 60.0,
+                period: 300.0,
+                stones: 25
+            }))
+        );
+        for bad in [
+            "",
+            "none 5",
+            "absolute",
+            "absolute x",
+            "byoyomi 60 10",
+            "fischer 60 5",
+            "canadian 1 -2 3",
+        ] {
+            assert!(k(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn showboard_labels_rows_from_the_bottom() {
+        let mut s = session();
+        ask(&mut s, "boardsize 5").unwrap();
+        ask(&mut s, "play b a1").unwrap();
+        ask(&mut s, "play w e5").unwrap();
+        let board = ask(&mut s, "showboard").unwrap();
+        let lines: Vec<&str> = board.lines().collect();
+        assert_eq!(lines[0], "");
+        assert_eq!(lines[1], "    A B C D E");
+        assert!(lines[2].starts_with(" 5  . . . . O 5"), "{board}");
+        assert!(lines[6].starts_with(" 1  X . . . . 1"), "{board}");
+    }
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Instructions per unit of work of commit COMMIT ("old") and the working tree ("new"),
+# counted by callgrind on the speed bench's fixed mode (stable on a shared machine, where
+# wall-clock rates move by 10-30 %).
+#
+#   scripts/speed-callgrind.sh COMMIT [POSITIONS]
+#
+# Builds both benches as scripts/speed-vs.sh does (its ROUNDS = 0 only builds), then runs
+# `valgrind --tool=callgrind BENCH --fixed --profiles strong --position N` for each N of
+# POSITIONS (default "0 1 2 3") on both, and prints per position: instructions per
+# iteration of the default search (`api::search`, 20 000 iterations), per ply of the plain
+# tactical playout (`api::tactical`), per ply of the default's playout with its learned
+# policies (`api::learned_playout`, the draws and bookkeeping included), per update of
+# the learned policies (`api::learn`, once per playout), and new/old for each.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+commit=${1:?usage: scripts/speed-callgrind.sh COMMIT [POSITIONS]}
+positions=${2:-0 1 2 3}
+scripts/speed-vs.sh "$commit" 0 >&2
+out=target/speed-vs
+for which in old new; do
+    for p in $positions; do
+        valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.$which.$p" \
+            "$out/$which" --fixed --profiles strong --position "$p" \
+            > "$out/fixed.$which.$p" 2> /dev/null
+        callgrind_annotate --inclusive=yes "$out/callgrind.$which.$p" \
+            > "$out/inclusive.$which.$p" 2> /dev/null
+    done
+done
+python3 - "$out" $positions <<'PY'
+import re, sys
+out, positions = sys.argv[1], sys.argv[2:]
+WORK = 20_000  # FIXED_WORK in benches/speed.rs
+
+def inclusive(path, function):
+    # callgrind_annotate splits a function by the source file of its (inlined) lines; the
+    # largest part, its own file's, includes everything it runs.
+    costs = [
+        int(m.group(1).replace(",", ""))
+        for m in (re.match(r"\s*([\d,]+) .*:speed::api::" + function + r"( \[.*)?$", line)
+                  for line in open(path))
+        if m
+    ]
+    if not costs:
+        raise SystemExit(f"{function} not found in {path}")
+    return max(costs)
+
+def plies(path, what):
+    text = open(path).read()
+    return int(re.search(what + r" plies (\d+)", text).group(1))
+
+def measure(which, p):
+    cost = f"{out}/inclusive.{which}.{p}"
+    fixed = f"{out}/fixed.{which}.{p}"
+    return {
+        "iteration": inclusive(cost, "search") / WORK,
+        "tactical ply": inclusive(cost, "tactical") / plies(fixed, "strong playout"),
+        "learned ply": inclusive(cost, "learned_playout") / plies(fixed, "learned playout"),
+        "learn": inclusive(cost, "learn") / WORK,
+    }
+
+names = ["iteration", "tactical ply", "learned ply", "learn"]
+print("instructions per unit (callgrind), old / new / new/old")
+print(f"{'position':<9}" + "".join(f"{n:>30}" for n in names))
+for p in positions:
+    old, new = measure("old", p), measure("new", p)
+    cells = "".join(f"{old[n]:>12.1f} {new[n]:>10.1f} {new[n] / old[n]:>6.3f}" for n in names)
+    print(f"{p:<9}" + cells)
+PY
