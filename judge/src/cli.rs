@@ -3,13 +3,15 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use gravity4_judge::clock::ClockSettings;
 use gravity4_judge::games::GameKind;
+use gravity4_judge::games::go;
 use gravity4_judge::games::reversi::Rule;
 use gravity4_judge::schedule::Shard;
 
 /// Isolated, statistically honest tournaments of Connect-4 players (course-ABI libraries
 /// and programs speaking the Saiblo platform's protocol, freely mixed) and, with `--game
-/// reversi`, of Reversi players.
+/// reversi` or `--game go`, of Reversi and Go players.
 ///
 /// Every player runs in its own child process; a player that crashes, hangs, returns
 /// garbage or fails to load loses its game with a verdict, and the run goes on.
@@ -35,6 +37,12 @@ use gravity4_judge::schedule::Shard;
 /// a bot speaking Botzone's JSON protocol (a process per turn fed the whole history, or
 /// kept running after it prints `>>>BOTZONE_REQUEST_KEEP_RUNNING<<<`). The judge does not
 /// tell programs the rule: put `--rule no-adjacent` in their commands too.
+///
+/// Go players (`--game go`): `gtp:CMD ARGS...` is an engine speaking GTP (`boardsize`,
+/// `clear_board`, `komi`, `fixed_handicap` or `set_free_handicap`, the opening as `play`
+/// commands, then `play` / `genmove` per move; on a game clock `time_settings` and
+/// `time_left`). Games end by two passes (Tromp-Taylor area scoring: capture the dead
+/// stones before passing) or resignation; each is kept as DIR/sgf/ID.sgf too.
 ///
 /// Any player may carry environment variables for its own process: `PLAYER@KEY=VALUE[,...]`,
 /// e.g. `libgravity4.so@GRAVITY4_PROFILE=classic` plays the same file as another
@@ -88,9 +96,10 @@ pub enum Command {
 /// `judge match`.
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// First player (moves first in the first game of every pair): `LIB.so`,
-    /// `saiblo:CMD ARGS...` (or another `saiblo-*:` form), or for Reversi `gtp:CMD ARGS...` /
-    /// `botzone:CMD ARGS...`, each with an optional `@KEY=VALUE,...` environment.
+    /// First player (moves first in the first game of every pair; Black in Reversi and Go):
+    /// `LIB.so`, `saiblo:CMD ARGS...` (or another `saiblo-*:` form), or for Reversi
+    /// `gtp:CMD ARGS...` / `botzone:CMD ARGS...`, for Go `gtp:CMD ARGS...`, each with an
+    /// optional `@KEY=VALUE,...` environment.
     pub a: PathBuf,
     /// Second player, in the same forms.
     pub b: PathBuf,
@@ -132,7 +141,8 @@ pub struct GauntletArgs {
 #[derive(Debug, Args)]
 pub struct PlayArgs {
     /// The player to play against (`LIB.so`, `saiblo:CMD ARGS...`, for Reversi `gtp:CMD
-    /// ARGS...` or `botzone:CMD ARGS...`, each with an optional `@KEY=VALUE,...`).
+    /// ARGS...` or `botzone:CMD ARGS...`, for Go `gtp:CMD ARGS...`, each with an optional
+    /// `@KEY=VALUE,...`).
     pub lib: PathBuf,
     #[command(flatten)]
     pub game: GameArgs,
@@ -140,18 +150,18 @@ pub struct PlayArgs {
     #[arg(long)]
     pub ai_first: bool,
     /// Connect-4's board size, rows x columns, e.g. `9x12` (each 4..=12; default: drawn
-    /// from the seed).
+    /// from the seed); Go's board side, e.g. `9` or `19` (2..=25; default 9).
     #[arg(long, value_name = "MxN")]
     pub size: Option<String>,
     /// Connect-4's blocked cell, row (0 = top) and column, e.g. `3,5` (default: drawn from
     /// the seed).
     #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
     pub blocked: Option<String>,
-    /// Seed for the board (Reversi: the opening) draw (default: random, printed).
+    /// Seed for the board (Reversi, Go: the opening) draw (default: random, printed).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Wall-clock limit per library move in milliseconds (default: Connect-4 3000, the
-    /// course's; Reversi 6000, its 5 s budget plus the same margin).
+    /// course's; Reversi and Go 6000, a 5 s budget plus the same margin).
     #[arg(long)]
     pub move_limit_ms: Option<u64>,
     /// Address-space limit of the library's process, MiB (0: none).
@@ -246,21 +256,102 @@ pub struct StatusArgs {
 /// Which game to play.
 #[derive(Debug, Args, Clone)]
 pub struct GameArgs {
-    /// The game: `connect4` (the course's gravity Connect-4 with a blocked cell) or
-    /// `reversi` (8x8 Othello from an opening drawn per pair; players `gtp:` or `botzone:`).
-    #[arg(long, default_value = "connect4", value_parser = ["connect4", "reversi"])]
+    /// The game: `connect4` (the course's gravity Connect-4 with a blocked cell),
+    /// `reversi` (8x8 Othello from an opening drawn per pair; players `gtp:` or `botzone:`)
+    /// or `go` (Go on a square board, 2 or 4 opening stones drawn per pair; `gtp:` players).
+    #[arg(long, default_value = "connect4", value_parser = ["connect4", "reversi", "go"])]
     pub game: String,
     /// Reversi's rule: `standard`, or `no-adjacent` (no move orthogonally next to the
     /// opponent's last move; not after a pass). Only with `--game reversi`.
     #[arg(long)]
     pub rule: Option<Rule>,
+    /// Go's komi, added to White's area (a multiple of 0.5; default 7.5). Only with
+    /// `--game go`.
+    #[arg(long, allow_hyphen_values = true)]
+    pub komi: Option<f64>,
+    /// Go's handicap: H Black stones where GTP's `fixed_handicap` puts them, White moving
+    /// first (0, or 2..=9; 4 on even boards; default 0). Only with `--game go`.
+    #[arg(long, value_name = "H")]
+    pub handicap: Option<u32>,
 }
 
 impl GameArgs {
-    /// The game asked for; `--rule` without `--game reversi` is an error (before anything
-    /// runs).
-    pub fn kind(&self) -> anyhow::Result<GameKind> {
-        GameKind::new(&self.game, self.rule).map_err(anyhow::Error::msg)
+    /// The game asked for, with Go's board side `size` (`9` or `9x9`) when given;
+    /// `--rule` without `--game reversi`, Go's options without `--game go`, or a bad Go
+    /// option is an error (before anything runs).
+    pub fn kind(&self, size: Option<&str>) -> anyhow::Result<GameKind> {
+        let go = if size.is_some() || self.komi.is_some() || self.handicap.is_some() {
+            let size = match size {
+                None => go::DEFAULT_SIZE,
+                Some(text) => go_size(text)?,
+            };
+            Some(
+                go::Rules::new(
+                    size,
+                    self.komi.unwrap_or(go::DEFAULT_KOMI),
+                    self.handicap.unwrap_or(0),
+                )
+                .map_err(anyhow::Error::msg)?,
+            )
+        } else {
+            None
+        };
+        GameKind::new(&self.game, self.rule, go).map_err(anyhow::Error::msg)
+    }
+}
+
+/// Go's board side from `--size`: `N` or `NxN`.
+fn go_size(text: &str) -> anyhow::Result<u32> {
+    let side = |s: &str| s.trim().parse::<u32>().ok();
+    let n = match text.split_once(['x', 'X']) {
+        None => side(text),
+        Some((a, b)) if side(a) == side(b) => side(a),
+        Some(_) => None,
+    };
+    n.ok_or_else(|| anyhow::anyhow!("--size {text:?}: a Go board is square, e.g. 9, 13 or 19"))
+}
+
+/// A game clock for each side (Go): `--main-time`, then byo-yomi.
+#[derive(Debug, Args, Clone)]
+pub struct ClockArgs {
+    /// Go: each side's main time in seconds (decimals allowed); with it or --byoyomi the
+    /// game is played on a clock, told to engines by `time_settings` and `time_left`, and
+    /// a side whose clock runs out loses by timeout.
+    #[arg(long, value_name = "S")]
+    pub main_time: Option<f64>,
+    /// Go: after main time, Canadian byo-yomi periods of S seconds (0: none, absolute
+    /// time), each for --byoyomi-stones moves.
+    #[arg(long, value_name = "S")]
+    pub byoyomi: Option<f64>,
+    /// Go: moves to play in each byo-yomi period (default 1).
+    #[arg(long, value_name = "N", requires = "byoyomi")]
+    pub byoyomi_stones: Option<u32>,
+}
+
+impl ClockArgs {
+    /// The clock asked for, `None` without one; a clock outside Go, or one without time,
+    /// is an error.
+    pub fn settings(&self, game: GameKind) -> anyhow::Result<Option<ClockSettings>> {
+        if self.main_time.is_none() && self.byoyomi.is_none() {
+            return Ok(None);
+        }
+        if !matches!(game, GameKind::Go(_)) {
+            anyhow::bail!("--main-time and --byoyomi are Go's game clock: give --game go");
+        }
+        let ms = |s: Option<f64>, flag: &str| -> anyhow::Result<u64> {
+            match s {
+                None => Ok(0),
+                Some(s) if (0.0..=1e7).contains(&s) => Ok((s * 1e3).round() as u64),
+                Some(s) => anyhow::bail!("{flag} {s}: seconds, 0 or more"),
+            }
+        };
+        ClockSettings::new(
+            ms(self.main_time, "--main-time")?,
+            ms(self.byoyomi, "--byoyomi")?,
+            self.byoyomi_stones.unwrap_or(1),
+        )
+        .map(Some)
+        .map_err(anyhow::Error::msg)
     }
 }
 
@@ -272,14 +363,21 @@ pub struct Common {
     /// Boards per pairing (at least 1); each board is played twice, colours swapped.
     #[arg(long, default_value_t = 20)]
     pub pairs: u32,
-    /// Seed for the boards (Reversi: the openings) (default: random, printed and recorded
-    /// in run.json).
+    /// Seed for the boards (Reversi, Go: the openings) (default: random, printed and
+    /// recorded in run.json).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Go's board side, e.g. 9, 13 or 19 (2..=25; default 9). Only with `--game go`
+    /// (Connect-4's boards are drawn per pair).
+    #[arg(long, value_name = "N")]
+    pub size: Option<String>,
     /// Wall-clock limit per move in milliseconds (default: Connect-4 3000, the course's;
-    /// Reversi 6000, its 5 s budget plus the same margin).
+    /// Reversi and Go 6000, a 5 s budget plus the same margin; on a Go clock, the whole
+    /// clock: main time and one byo-yomi period).
     #[arg(long)]
     pub move_limit_ms: Option<u64>,
+    #[command(flatten)]
+    pub clock: ClockArgs,
     /// Games played at once (default: the number of cores).
     #[arg(long)]
     pub concurrency: Option<usize>,

@@ -9,11 +9,13 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 
 use crate::check::{self, CheckOptions};
+use crate::clock::ClockSettings;
 use crate::games::connect4::Connect4;
+use crate::games::go::Go;
 use crate::games::reversi::Reversi;
 use crate::games::{Game, GameKind};
 use crate::players::{self, Lineup, LogSink, ProcessSettings, Roster};
-use crate::record::GameLog;
+use crate::record::{GameLog, RecordFiles};
 use crate::report::progress::Progress;
 use crate::report::{ReportWriter, html, table};
 use crate::results::{self, SprtReading};
@@ -29,7 +31,7 @@ const LOG_CAP_BYTES: u64 = 1 << 20;
 /// A tournament as asked for on the command line.
 #[derive(Debug, Clone)]
 pub struct TournamentOptions {
-    /// The game (`--game`, `--rule`).
+    /// The game (`--game`, `--rule`; Go's `--size`, `--komi`, `--handicap`).
     pub game: GameKind,
     /// Who meets whom.
     pub mode: Mode,
@@ -41,6 +43,8 @@ pub struct TournamentOptions {
     pub seed: Option<u64>,
     /// Wall-clock limit per move, ms.
     pub move_limit_ms: u64,
+    /// Each side's game clock (`--main-time`, `--byoyomi`, `--byoyomi-stones`), if any.
+    pub clock: Option<ClockSettings>,
     /// Games played at once (default: the number of cores).
     pub concurrency: Option<usize>,
     /// Address-space limit of each player's process, MiB (0: none).
@@ -78,6 +82,7 @@ pub fn tournament(opts: &TournamentOptions) -> Result<()> {
     match opts.game {
         GameKind::Connect4 => tournament_of(&Connect4, opts),
         GameKind::Reversi(rule) => tournament_of(&Reversi { rule }, opts),
+        GameKind::Go(rules) => tournament_of(&Go { rules }, opts),
     }
 }
 
@@ -198,6 +203,8 @@ where
         merged: None,
         game: None,
         rule: None,
+        go: None,
+        clock: opts.clock,
     };
     info.set_game(game.kind());
     dir.write_info(&info)?;
@@ -219,6 +226,7 @@ where
     };
     let settings = Settings {
         move_limit: Duration::from_millis(opts.move_limit_ms),
+        clock: opts.clock,
         concurrency: opts
             .concurrency
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -232,11 +240,12 @@ where
     };
     let plan = Plan::new(game, &pairings, &settings, logged);
     eprintln!(
-        "judge {mode}: {}{} players, {} games to play ({} already logged), seed {seed}{}, concurrency {}, run directory {}",
+        "judge {mode}: {}{}{} players, {} games to play ({} already logged), seed {seed}{}, concurrency {}, run directory {}",
         match game.kind() {
             GameKind::Connect4 => String::new(),
             kind => format!("{}, ", kind.title()),
         },
+        opts.clock.map_or(String::new(), |c| format!("clock {c}, ")),
         entrants.len(),
         plan.jobs.len(),
         plan.logged.len(),
@@ -271,13 +280,14 @@ where
             SprtReading::Pooled
         },
     };
+    let mut files = RecordFiles::new(game, &dir);
     tournament::play(
         game,
         &settings,
         &entrants,
         &roster,
         plan,
-        &mut [&mut log, &mut progress, &mut report],
+        &mut [&mut log, &mut files, &mut progress, &mut report],
     )?;
     if let Some(s) = shard.filter(|s| !s.is_whole()) {
         // The table above is this part's alone; say where the whole is read.
@@ -306,9 +316,9 @@ pub fn report(dirs: &[PathBuf]) -> Result<()> {
     for other in &dirs[1..] {
         let kind = game_of(other)?;
         if kind != game {
-            let named = |k: GameKind| match k.rule() {
-                Some(rule) => format!("{} ({rule})", k.name()),
-                None => k.name().to_string(),
+            let named = |k: GameKind| match k {
+                GameKind::Connect4 => k.name().to_string(),
+                _ => k.title(),
             };
             bail!(
                 "{}: a {} run, not {} like {}",
@@ -322,8 +332,10 @@ pub fn report(dirs: &[PathBuf]) -> Result<()> {
     match (game, dirs.len()) {
         (GameKind::Connect4, 1) => report_of(&Connect4, dir),
         (GameKind::Reversi(rule), 1) => report_of(&Reversi { rule }, dir),
+        (GameKind::Go(rules), 1) => report_of(&Go { rules }, dir),
         (GameKind::Connect4, _) => pooled_report::<Connect4>(dirs),
         (GameKind::Reversi(_), _) => pooled_report::<Reversi>(dirs),
+        (GameKind::Go(_), _) => pooled_report::<Go>(dirs),
     }
 }
 
@@ -370,6 +382,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<()> {
     match game_of(first_dir(dirs)?)? {
         GameKind::Connect4 => merge_of(&Connect4, dirs, out),
         GameKind::Reversi(rule) => merge_of(&Reversi { rule }, dirs, out),
+        GameKind::Go(rules) => merge_of(&Go { rules }, dirs, out),
     }
 }
 
@@ -416,6 +429,11 @@ fn merge_of<G: Game>(game: &G, dirs: &[PathBuf], out: &Path) -> Result<()> {
     std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, dir.games())
         .with_context(|| format!("writing {}", dir.games().display()))?;
+    // The games' own record files (Go's SGF), written again from the merged log.
+    let files = RecordFiles::new(game, &dir);
+    for r in &records {
+        files.write(r)?;
+    }
     for p in &parts.parts {
         let from = RunDir::at(&p.dir).logs();
         let Ok(entries) = std::fs::read_dir(&from) else {
@@ -476,6 +494,7 @@ pub fn status(dirs: &[PathBuf]) -> Result<StatusCode> {
     match game_of(first_dir(dirs)?)? {
         GameKind::Connect4 => status_of::<Connect4>(dirs),
         GameKind::Reversi(_) => status_of::<Reversi>(dirs),
+        GameKind::Go(_) => status_of::<Go>(dirs),
     }
 }
 
@@ -590,6 +609,7 @@ mod tests {
         dir.write_info(&info).unwrap();
         let settings = Settings {
             move_limit: Duration::from_secs(1),
+            clock: None,
             concurrency: 2,
             reuse_process: false,
             seed: 9,

@@ -1,6 +1,6 @@
-//! `gravity4-judge`: isolated, statistically honest tournaments of Connect-4 and Reversi
-//! players (course-ABI libraries and stdin/stdout programs), and views to play and replay
-//! their games in the terminal or the browser.
+//! `gravity4-judge`: isolated, statistically honest tournaments of Connect-4, Reversi and
+//! Go players (course-ABI libraries and stdin/stdout programs), and views to play and
+//! replay their games in the terminal or the browser.
 //!
 //! Data flows one way: CLI -> [`schedule`] -> [`referee`] (a [`games::Game`]) ->
 //! [`players`] -> [`record`] (the game log) -> [`stats`] / [`results`] -> [`report`] and
@@ -10,14 +10,19 @@
 //!
 //! Two seams keep the tournament general:
 //! - [`games::Game`]: the rules (setups drawn from a seed, legality, moves, endings, the
-//!   grid the views draw). Two games implement it: [`games::connect4::Connect4`], the
-//!   course's gravity Connect-4 with a blocked cell, and [`games::reversi::Reversi`], the
-//!   course's second game under either rule set; Go is to be the third.
+//!   grid the views draw). Three games implement it: [`games::connect4::Connect4`], the
+//!   course's gravity Connect-4 with a blocked cell, [`games::reversi::Reversi`], the
+//!   course's second game under either rule set, and [`games::go::Go`] (any size, komi,
+//!   handicap; Tromp-Taylor scoring, positional superko).
 //! - [`players::Player`]: start a game, answer moves under a time limit, stop, and faults
 //!   that become verdicts. A course-ABI library in its own child process
 //!   ([`players::course_abi`]) and programs over stdin/stdout ([`players::saiblo`],
-//!   [`players::gtp`], [`players::botzone`]) implement it; the process layer (pipes,
-//!   signals, rlimits, scratch directories) is private to [`players`].
+//!   [`players::gtp`], [`players::botzone`], [`players::gtp_go`]) implement it; the
+//!   process layer (pipes, signals, rlimits, scratch directories) is private to
+//!   [`players`].
+//!
+//! The [`referee`] also keeps each side's game [`clock`] when a run has one (Go's main
+//! time and byo-yomi).
 //!
 //! A run can be split into shards ([`schedule::Shard`], `--shard I/N`) that batch engines
 //! run anywhere; [`shards`] reads their run directories back as one run for `judge merge`
@@ -33,6 +38,7 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod clock;
 pub mod commands;
 pub mod games;
 pub mod players;

@@ -50,7 +50,11 @@ fn run(cli: cli::Cli) -> Result<()> {
             commands::tournament(&tournament(Mode::Gauntlet, players, args.common, None)?)
         }
         cli::Command::Play(args) => {
-            let game = args.game.kind()?;
+            // `--size` is Connect-4's MxN unless the game is Go.
+            let go_size = (args.game.game == "go")
+                .then_some(args.size.as_deref())
+                .flatten();
+            let game = args.game.kind(go_size)?;
             let options = play::PlayOptions {
                 game,
                 lib: args.lib,
@@ -113,7 +117,8 @@ fn tournament(
     c: cli::Common,
     sprt: Option<stats::SprtParams>,
 ) -> Result<TournamentOptions> {
-    let game = c.game.kind()?;
+    let game = c.game.kind(c.size.as_deref())?;
+    let clock = c.clock.settings(game)?;
     if c.shard.is_some() && c.seed.is_none() && c.resume.is_none() {
         // A usage error (exit 2): shards drawn from different clock seeds would be parts
         // of different schedules.
@@ -130,9 +135,12 @@ fn tournament(
         players,
         pairs: c.pairs,
         seed: c.seed,
-        move_limit_ms: c
-            .move_limit_ms
-            .unwrap_or_else(|| game.default_move_limit_ms()),
+        // On a clock, a move may take the whole clock unless limited further.
+        move_limit_ms: c.move_limit_ms.unwrap_or_else(|| match clock {
+            Some(clock) => clock.longest_move().as_millis() as u64,
+            None => game.default_move_limit_ms(),
+        }),
+        clock,
         concurrency: c.concurrency,
         memory_limit_mb: c.memory_limit_mb,
         reuse_process: c.reuse_process,

@@ -11,7 +11,8 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::games::connect4::Connect4;
-use crate::games::{Game, Side, Termination};
+use crate::games::{Game, Played, Side, Termination};
+use crate::run_dir::RunDir;
 
 /// Receives every finished game of a tournament, in finishing order, and the end of the
 /// tournament. The tournament knows its observers only through this trait.
@@ -163,7 +164,9 @@ pub fn course_code(termination: Termination, loser: Option<Side>, detail: Option
     match termination {
         Termination::Full => 0,
         // Lost by the rules: the course's codes for a loss on the board.
-        Termination::Four | Termination::Discs => pick(2, 1),
+        Termination::Four | Termination::Discs | Termination::Score | Termination::Resign => {
+            pick(2, 1)
+        }
         // The course runner has no code of its own for a program's garbage: a bug.
         Termination::Crash | Termination::Garbage => pick(3, 5),
         Termination::Illegal => pick(4, 6),
@@ -210,6 +213,54 @@ impl GameLog {
 impl<G: Game> Observer<G> for GameLog {
     fn game_finished(&mut self, record: &GameRecord<G>) -> Result<()> {
         self.append(record)
+    }
+}
+
+/// Keeps every finished game in the game's own record format as well
+/// ([`Game::RECORD_FORMAT`]: Go's SGF), one file per game (`DIR/sgf/ID.sgf`), written
+/// whole and renamed into place as the game ends. Nothing for games without a format.
+pub struct RecordFiles<'a, G: Game> {
+    game: &'a G,
+    dir: &'a RunDir,
+}
+
+impl<'a, G: Game> RecordFiles<'a, G> {
+    /// Files of `game`'s games in the run directory `dir`.
+    pub fn new(game: &'a G, dir: &'a RunDir) -> RecordFiles<'a, G> {
+        RecordFiles { game, dir }
+    }
+
+    /// Writes `record`'s file (a game without a format: nothing); returns its path.
+    pub fn write(&self, record: &GameRecord<G>) -> Result<Option<PathBuf>> {
+        let Some(format) = G::RECORD_FORMAT else {
+            return Ok(None);
+        };
+        let played = Played {
+            id: &record.id,
+            first: &record.first,
+            second: &record.second,
+            winner: record.loser.map(Side::other),
+            termination: record.termination,
+            detail: record.detail.as_deref(),
+        };
+        let Some(text) = self.game.record_text(&record.board, &record.moves, &played) else {
+            return Ok(None);
+        };
+        let path = self.dir.record_file(format, &record.id);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
+        Ok(Some(path))
+    }
+}
+
+impl<G: Game> Observer<G> for RecordFiles<'_, G> {
+    fn game_finished(&mut self, record: &GameRecord<G>) -> Result<()> {
+        self.write(record).map(drop)
     }
 }
 

@@ -1,11 +1,13 @@
 //! The match loop: one game of any [`Game`] between two [`Player`]s.
 //!
-//! It starts both players, asks the side to move for a move under the time limit, has
-//! the game judge and apply it, and ends the game by the rules or by a verdict on the
-//! player at fault. It knows neither the rules nor how players run.
+//! It starts both players, asks the side to move for a move under the time limit (and,
+//! on a game clock, what its clock has left), has the game judge and apply it, and ends
+//! the game by the rules or by a verdict on the player at fault. It knows neither the
+//! rules nor how players run.
 
 use std::time::Duration;
 
+use crate::clock::{Clock, ClockSettings};
 use crate::games::{Game, Side, Termination};
 use crate::players::{Fault, Player};
 
@@ -58,15 +60,30 @@ impl<G: Game> Outcome<G> {
     }
 }
 
-/// Plays one game of `game` on `setup`: `players[0]` moves first; each move may take
-/// `limit` of wall time. Both players are started first (a player that cannot start
-/// loses by its fault, the first mover's fault counting first) and stopped at the end,
-/// after both are told the game's end ([`Player::game_over`]) if it ended by the rules.
+/// Plays one game of `game` on `setup`: `players[0]` plays the first side, `players[1]`
+/// the second, each asked in turn as the game says; each move may take `limit` of wall
+/// time. Both players are started first (a player that cannot start loses by its fault,
+/// the first side's fault counting first) and stopped at the end, after both are told the
+/// game's end ([`Player::game_over`]) if it ended by the rules.
 pub fn play<G: Game>(
+    game: &G,
+    setup: &G::Setup,
+    players: [&mut dyn Player<G>; 2],
+    limit: Duration,
+) -> Outcome<G> {
+    play_on_clock(game, setup, players, limit, None)
+}
+
+/// [`play`], and with `clock` each side on a game clock of those settings: before each
+/// move the mover is told its clock ([`Player::clock`]), the move may take no longer than
+/// the clock has left (nor than `limit`), and its wall time is charged to it. A player
+/// whose clock runs out loses by `timeout`, the detail saying so.
+pub fn play_on_clock<G: Game>(
     game: &G,
     setup: &G::Setup,
     mut players: [&mut dyn Player<G>; 2],
     limit: Duration,
+    clock: Option<ClockSettings>,
 ) -> Outcome<G> {
     let ready = [
         players[0].start(game, setup, Side::First),
@@ -75,7 +92,7 @@ pub fn play<G: Game>(
     let mut outcome = match ready {
         [Err(fault), _] => Outcome::new().lost_by(Side::First, &fault),
         [Ok(()), Err(fault)] => Outcome::new().lost_by(Side::Second, &fault),
-        [Ok(()), Ok(())] => play_moves(game, setup, &mut players, limit),
+        [Ok(()), Ok(())] => play_moves(game, setup, &mut players, limit, clock),
     };
     // Before `stop`, which may end the players' processes.
     outcome.peak_kb = [players[0].peak_memory_kb(), players[1].peak_memory_kb()];
@@ -90,10 +107,12 @@ fn play_moves<G: Game>(
     setup: &G::Setup,
     players: &mut [&mut dyn Player<G>; 2],
     limit: Duration,
+    clock: Option<ClockSettings>,
 ) -> Outcome<G> {
     let mut position = game.start(setup);
     let mut out = Outcome::new();
     let mut last = None;
+    let mut clocks = clock.map(|c| [Clock::new(c), Clock::new(c)]);
     loop {
         if let Some(end) = game.end(&position) {
             for player in players.iter_mut() {
@@ -102,19 +121,39 @@ fn play_moves<G: Game>(
             out.winner = end.winner;
             out.termination = end.termination;
             out.margin = end.margin;
+            out.detail = game.end_detail(&position);
             return out;
         }
         let mover = game.to_move(&position);
-        let answer = players[mover.index()].next_move(game, &position, last, limit);
+        let player = &mut players[mover.index()];
+        // On a clock, the move may take what the clock has left, if that is less.
+        let on_clock = clocks.as_ref().map(|c| &c[mover.index()]);
+        let move_limit = match on_clock {
+            Some(c) => {
+                player.clock(c);
+                limit.min(c.available())
+            }
+            None => limit,
+        };
+        let answer = player.next_move(game, &position, last, move_limit);
         out.move_ms.push(answer.wall_ms);
         out.cpu_ms.push(answer.cpu_ms);
+        if let Some(c) = clocks.as_mut().map(|c| &mut c[mover.index()]) {
+            let spent = Duration::from_secs_f64(answer.wall_ms.max(0.0) / 1e3);
+            let timed_out = matches!(answer.reply, Err(Fault::Timeout)) && move_limit < limit;
+            if c.charge(spent).is_err() || timed_out {
+                let mut out = out.lost_by(mover, &Fault::Timeout);
+                out.detail = Some(format!("out of time: the clock ({}) ran out", c.settings()));
+                return out;
+            }
+        }
         match answer.reply {
             Ok(mv) if game.is_legal(&position, mv) => {
                 out.moves.push(game.play(&mut position, mv));
                 last = Some(mv);
             }
             Ok(mv) => {
-                let (detail, point) = game.describe_illegal(mv);
+                let (detail, point) = game.describe_illegal(&position, mv);
                 out.winner = Some(mover.other());
                 out.termination = Termination::Illegal;
                 out.detail = Some(detail);
@@ -360,7 +399,7 @@ mod tests {
                 margin: Some(p.total - 10),
             })
         }
-        fn describe_illegal(&self, mv: i32) -> (String, Option<[i32; 2]>) {
+        fn describe_illegal(&self, _: &Count, mv: i32) -> (String, Option<[i32; 2]>) {
             (format!("{mv} is not 1..=3"), None)
         }
         fn read_move(&self, _: &Count, logged: i32) -> Option<i32> {
@@ -445,6 +484,92 @@ mod tests {
             (a.started, b.started),
             (Some(Side::First), Some(Side::Second))
         );
+    }
+
+    /// Always adds 1, each answer taking the next of `ms`; notes the limits it was given
+    /// and the time its clock showed.
+    struct Clocked {
+        ms: Vec<f64>,
+        limits: Vec<Duration>,
+        told: Vec<Duration>,
+    }
+
+    impl Clocked {
+        fn new(ms: &[f64]) -> Clocked {
+            Clocked {
+                ms: ms.to_vec(),
+                limits: Vec::new(),
+                told: Vec::new(),
+            }
+        }
+    }
+
+    impl Player<Race> for Clocked {
+        fn start(&mut self, _: &Race, _: &i32, _: Side) -> Result<(), Fault> {
+            Ok(())
+        }
+        fn clock(&mut self, clock: &Clock) {
+            self.told.push(clock.time_left().time);
+        }
+        fn next_move(
+            &mut self,
+            _: &Race,
+            _: &Count,
+            _: Option<i32>,
+            limit: Duration,
+        ) -> Answer<i32> {
+            self.limits.push(limit);
+            let ms = self.ms.remove(0);
+            // A player past its limit is cut off there, as a program's pipes are.
+            let reply = if ms > limit.as_secs_f64() * 1e3 {
+                Err(Fault::Timeout)
+            } else {
+                Ok(1)
+            };
+            Answer::timed(reply, ms)
+        }
+    }
+
+    #[test]
+    fn on_a_clock_each_move_is_charged_and_the_flag_falls() {
+        // 1 s main time, then 300 ms a move. The first player spends 700 ms, then 600 ms
+        // (300 ms into byo-yomi), then 350 ms: more than its period.
+        let clock = ClockSettings::new(1000, 300, 1).unwrap();
+        let mut a = Clocked::new(&[700.0, 600.0, 350.0]);
+        let mut b = Clocked::new(&[10.0, 10.0, 10.0]);
+        let limit = Duration::from_secs(5);
+        let out = play_on_clock(&Race, &10, [&mut a, &mut b], limit, Some(clock));
+        assert_eq!(
+            (out.winner, out.termination),
+            (Some(Side::Second), Termination::Timeout)
+        );
+        assert_eq!(
+            out.detail.as_deref(),
+            Some("out of time: the clock (1 s main time, then 0.3 s a move) ran out")
+        );
+        assert_eq!(out.moves, vec![1, 1, 1, 1]);
+        let ms = Duration::from_millis;
+        assert_eq!(a.told, [ms(1000), ms(300), ms(300)]);
+        // Main time and a period, then what is left of main time and a period, then a
+        // period.
+        assert_eq!(a.limits, [ms(1300), ms(600), ms(300)]);
+        assert_eq!(b.told, [ms(1000), ms(990)]);
+        // A move limit below the clock still caps the move; its timeout is the limit's.
+        let mut a = Clocked::new(&[250.0]);
+        let mut b = Clocked::new(&[]);
+        let out = play_on_clock(&Race, &10, [&mut a, &mut b], ms(200), Some(clock));
+        assert_eq!(out.termination, Termination::Timeout);
+        assert_eq!(
+            out.detail, None,
+            "the tournament words a move limit's timeout"
+        );
+        assert_eq!(a.limits, [ms(200)]);
+        // Without a clock nobody is told anything.
+        let mut a = Clocked::new(&[1.0; 5]);
+        let mut b = Clocked::new(&[1.0; 5]);
+        let out = play(&Race, &10, [&mut a, &mut b], limit);
+        assert_eq!(out.termination, Termination::Four);
+        assert!(a.told.is_empty() && b.told.is_empty());
     }
 
     #[test]

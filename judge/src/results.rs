@@ -521,8 +521,14 @@ pub fn summarize<G: Game>(
         }
         peak_kb[f] = peak_kb[f].max(r.peak_rss_kb[0]);
         peak_kb[s] = peak_kb[s].max(r.peak_rss_kb[1]);
+        // Moves alternate from the side the setup gives the first move (Go's handicap:
+        // White, the second).
+        let (even, odd) = match G::first_mover(&r.board) {
+            Side::First => (f, s),
+            Side::Second => (s, f),
+        };
         for (k, w) in r.move_ms.iter().enumerate() {
-            let who = if k % 2 == 0 { f } else { s };
+            let who = if k % 2 == 0 { even } else { odd };
             let e = &mut ms[who];
             e.0 += w;
             e.1 = e.1.max(*w);

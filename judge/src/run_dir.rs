@@ -2,7 +2,8 @@
 //! resuming it.
 //!
 //! Layout: `run.json` (the command, for `--resume`), `games.jsonl` (the game log),
-//! `summary.json`, `report.html`, `logs/NAME.log` (each player's captured output). A new
+//! `summary.json`, `report.html`, `logs/NAME.log` (each player's captured output), and for
+//! a game with a record format of its own (Go) every game in it too (`sgf/ID.sgf`). A new
 //! run refuses a directory that already holds a game log; a resumed run must be the same
 //! command (mode, players, seed), and keeps only the whole pairs of its log.
 
@@ -11,6 +12,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
+use crate::clock::ClockSettings;
+use crate::games::go;
 use crate::games::reversi::Rule;
 use crate::games::{Game, GameKind};
 use crate::record::{self, GameRecord};
@@ -61,22 +64,35 @@ pub struct RunInfo {
     /// `run.json` as before Reversi existed). See [`RunInfo::game`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
-    /// Reversi's rule (`standard`, `no-adjacent`); absent for Connect-4.
+    /// Reversi's rule (`standard`, `no-adjacent`); absent for the other games.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<Rule>,
+    /// Go's size, komi and handicap (`{"size":9,"komi":7.5,"handicap":0}`); absent for
+    /// the other games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub go: Option<go::Rules>,
+    /// The game clock (`--main-time`, `--byoyomi`, `--byoyomi-stones`), when the run was
+    /// played on one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockSettings>,
 }
 
 impl RunInfo {
     /// The game the run plays (Connect-4 when `run.json` names none).
     pub fn game(&self) -> Result<GameKind> {
-        GameKind::new(self.game.as_deref().unwrap_or("connect4"), self.rule)
-            .map_err(|e| anyhow::anyhow!("run.json: {e}"))
+        GameKind::new(
+            self.game.as_deref().unwrap_or("connect4"),
+            self.rule,
+            self.go,
+        )
+        .map_err(|e| anyhow::anyhow!("run.json: {e}"))
     }
 
-    /// Records `kind` as `game` and `rule` (nothing for Connect-4).
+    /// Records `kind` as `game`, `rule` and `go` (nothing for Connect-4).
     pub fn set_game(&mut self, kind: GameKind) {
         self.game = (kind != GameKind::Connect4).then(|| kind.name().to_string());
         self.rule = kind.rule();
+        self.go = kind.go();
     }
 
     /// The part of the schedule this run played ([`Shard::WHOLE`] when unsharded).
@@ -228,6 +244,11 @@ impl RunDir {
     /// `logs/`, the players' captured output.
     pub fn logs(&self) -> PathBuf {
         self.root.join("logs")
+    }
+
+    /// `FORMAT/ID.FORMAT`: game `id` in the game's own record format (`sgf/0-3-1.sgf`).
+    pub fn record_file(&self, format: &str, id: &str) -> PathBuf {
+        self.root.join(format).join(format!("{id}.{format}"))
     }
 
     /// `logs/NAME.log` for the player named `name` (`/` and `#` made file-safe).
@@ -394,6 +415,8 @@ impl RunInfo {
             merged: None,
             game: None,
             rule: None,
+            go: None,
+            clock: None,
         }
     }
 }
@@ -411,7 +434,7 @@ mod tests {
     }
 
     #[test]
-    fn run_json_records_the_game_only_for_reversi() {
+    fn run_json_records_the_game_only_for_reversi_and_go() {
         let mut i = RunInfo::example(Mode::Match, &["a", "b"], None);
         assert_eq!(i.game().unwrap(), GameKind::Connect4);
         i.set_game(GameKind::Connect4);
@@ -424,6 +447,19 @@ mod tests {
         );
         let back: RunInfo = serde_json::from_str(&text).unwrap();
         assert_eq!(back.game().unwrap(), GameKind::Reversi(Rule::NoAdjacent));
+        // Go records its rules beside the name.
+        i.set_game(GameKind::Go(go::Rules::new(13, 6.5, 2).unwrap()));
+        let text = serde_json::to_string(&i).unwrap();
+        assert!(
+            text.ends_with(r#""game":"go","go":{"size":13,"komi":6.5,"handicap":2}}"#),
+            "{text}"
+        );
+        let back: RunInfo = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.game().unwrap(), i.game().unwrap());
+        let bad = text.replace(r#""size":13"#, r#""size":26"#);
+        assert!(serde_json::from_str::<RunInfo>(&bad).is_err());
+        i.set_game(GameKind::Reversi(Rule::NoAdjacent));
+        let text = serde_json::to_string(&i).unwrap();
         let odd = text.replace(r#""reversi""#, r#""chess""#);
         let err = serde_json::from_str::<RunInfo>(&odd)
             .unwrap()

@@ -256,7 +256,7 @@ fn check_same_run<G: Game>(a: &Part<G>, b: &Part<G>) -> Result<()> {
             ia.seed
         );
     }
-    if (&ia.game, ia.rule) != (&ib.game, ib.rule) {
+    if (&ia.game, ia.rule, ia.go) != (&ib.game, ib.rule, ib.go) {
         bail!(
             "{db} plays {} and {da} {}: shards of another game are not part of this run",
             ib.game()?.title(),
@@ -314,6 +314,16 @@ fn check_same_run<G: Game>(a: &Part<G>, b: &Part<G>) -> Result<()> {
             ia.memory_limit_mb,
             ib.reuse_process,
             ia.reuse_process
+        );
+    }
+    if ia.clock != ib.clock {
+        let text = |c: Option<crate::clock::ClockSettings>| {
+            c.map_or("no clock".to_string(), |c| format!("clock {c}"))
+        };
+        bail!(
+            "{db} ({}) and {da} ({}) were played on different game clocks",
+            text(ib.clock),
+            text(ia.clock)
         );
     }
     Ok(())

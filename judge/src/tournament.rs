@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
+use crate::clock::ClockSettings;
 use crate::games::{Game, Side, Termination};
 use crate::players::{Lineup, Player};
 use crate::record::{GameRecord, GameResult, Observer, course_code, round_ms};
@@ -25,6 +26,8 @@ use crate::stats::{SprtDecision, SprtParams};
 pub struct Settings {
     /// Wall-clock limit per move.
     pub move_limit: Duration,
+    /// Each side's game clock, if the run has one (Go's `--main-time` and byo-yomi).
+    pub clock: Option<ClockSettings>,
     /// Games played at once.
     pub concurrency: usize,
     /// Keep one player process per entrant per worker across games (the course runner's
@@ -209,11 +212,12 @@ impl<G: Game> Worker<'_, G> {
         // Both are opened before either is started: the two loads overlap.
         let mut first = self.player(keys[0]);
         let mut second = self.player(keys[1]);
-        let outcome = referee::play(
+        let outcome = referee::play_on_clock(
             self.game,
             &job.board,
             [first.as_mut(), second.as_mut()],
             self.settings.move_limit,
+            self.settings.clock,
         );
         for (key, p) in keys.into_iter().zip([first, second]) {
             if self.settings.reuse_process && p.reusable() {
@@ -336,6 +340,7 @@ mod tests {
             schedule::entrants(&["ok.so".into(), "crash.so".into(), "nosym.so".into()]).unwrap();
         let settings = Settings {
             move_limit: Duration::from_millis(100),
+            clock: None,
             concurrency: 2,
             reuse_process: true,
             seed: 5,
@@ -384,6 +389,7 @@ mod tests {
         let entrants = schedule::entrants(&["ok.so".into(), "crash.so".into()]).unwrap();
         let settings = Settings {
             move_limit: Duration::from_millis(100),
+            clock: None,
             concurrency: 1,
             reuse_process: false,
             seed: 1,
@@ -422,6 +428,7 @@ mod tests {
         let entrants = schedule::entrants(&["ok.so".into(), "ok2.so".into()]).unwrap();
         let settings = Settings {
             move_limit: Duration::from_millis(100),
+            clock: None,
             concurrency: 1,
             reuse_process: true,
             seed: 1,
@@ -456,6 +463,7 @@ mod tests {
             ("results.rs", include_str!("results.rs")),
             ("run_dir.rs", include_str!("run_dir.rs")),
             ("shards.rs", include_str!("shards.rs")),
+            ("clock.rs", include_str!("clock.rs")),
         ];
         for (name, text) in sources {
             let code = text.split("#[cfg(test)]").next().unwrap_or(text);

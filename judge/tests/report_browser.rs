@@ -195,3 +195,147 @@ fn report_replays_a_game_in_headless_chromium() {
         }
     }
 }
+
+/// A Go handicap game in the report's viewer: GNU Go against GNU Go with 2 stones (White
+/// moves first), replayed here by the engine's rules (`go_engine::game`, not the judge's).
+#[test]
+fn report_replays_a_go_game_in_headless_chromium() {
+    if common::skip_without(
+        std::path::Path::new("/usr/games/gnugo").is_file(),
+        "GNU Go (/usr/games/gnugo; apt-get install -y gnugo)",
+    ) {
+        return;
+    }
+    use go_engine::game::Game as Engine;
+    use go_engine::point::{Color, Move as EngineMove, Point};
+    chromium();
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("run");
+    let gnugo = "gtp:/usr/games/gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead --positional-superko --seed 1";
+    let out = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args([
+            "match",
+            "--game",
+            "go",
+            gnugo,
+            gnugo,
+            "--handicap",
+            "2",
+            "--komi",
+            "0.5",
+        ])
+        .args(["--pairs", "1", "--seed", "3", "-q", "--out"])
+        .arg(&dir)
+        .env("TMPDIR", work.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let game: Value = serde_json::from_str(
+        std::fs::read_to_string(dir.join("games.jsonl"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+    let point = |v: &str| {
+        let x = letters.find(&v[..1]).unwrap();
+        let row: usize = v[1..].parse().unwrap();
+        Point::new(x, 9 - row)
+    };
+    let moves: Vec<&str> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let total = moves.len();
+    assert!(total >= 8, "{total} moves");
+    // The board after the opening and `k` moves, as rows of X (black), O (white), `.`.
+    let board_after = |k: usize| {
+        let mut e = Engine::new(9, 0.5).unwrap();
+        e.fixed_handicap(2).unwrap();
+        let opening = game["board"]["opening"].as_array().unwrap();
+        for v in opening
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .chain(moves[..k].iter().copied())
+        {
+            let mv = match v {
+                "pass" => EngineMove::Pass,
+                "resign" => EngineMove::Resign,
+                v => EngineMove::Play(point(v)),
+            };
+            e.play(e.to_move(), mv).unwrap();
+        }
+        (0..9)
+            .map(|y| {
+                (0..9)
+                    .map(|x| match e.board().stone_at(Point::new(x, y)) {
+                        Some(Color::Black) => 'X',
+                        Some(Color::White) => 'O',
+                        None => '.',
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+    };
+    let url = format!(
+        "file://{}#autotest&game={}",
+        dir.join("report.html").display(),
+        game["id"].as_str().unwrap()
+    );
+    let shown = autotest_json(&dump_dom(&url, 5000));
+    let steps = shown["steps"].as_array().unwrap();
+    for (step, k) in steps.iter().zip([4, 6, total, 0]) {
+        assert_eq!(step["move_no"], format!("move {k} / {total}"));
+        assert_eq!(
+            step["board"],
+            serde_json::json!(board_after(k)),
+            "after {k}"
+        );
+        if k == 0 {
+            continue;
+        }
+        // White moved first after the handicap: odd moves are Black's.
+        let mover = if (k - 1) % 2 == 0 {
+            &game["second"]
+        } else {
+            &game["first"]
+        };
+        let info = step["move_info"].as_str().unwrap();
+        let played = moves[k - 1];
+        let said = match played {
+            "pass" => " passed".to_string(),
+            "resign" => " resigned".to_string(),
+            v => {
+                let p = point(v);
+                assert_eq!(
+                    step["last"],
+                    serde_json::json!([p.y, p.x]),
+                    "last after {k}"
+                );
+                format!(" played {v}")
+            }
+        };
+        assert!(
+            info.starts_with(&format!("Move {k}: {}{said}", mover.as_str().unwrap())),
+            "{info}"
+        );
+    }
+    let result = steps[2]["result"].as_str().unwrap();
+    assert!(
+        result.starts_with(&format!(
+            "Result {} by {} ({})",
+            game["result"].as_str().unwrap(),
+            game["termination"].as_str().unwrap(),
+            game["detail"].as_str().unwrap()
+        )),
+        "{result}"
+    );
+}

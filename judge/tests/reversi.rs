@@ -100,7 +100,10 @@ fn help_names_the_games_and_their_limits() {
         "connect4",
         "reversi",
         "--rule <RULE>",
-        "Reversi 6000",
+        "Reversi and Go 6000",
+        "`go` (Go on a square board",
+        "--komi <KOMI>",
+        "--main-time <S>",
     ] {
         assert!(text.contains(want), "{want}: {text}");
     }

@@ -399,7 +399,7 @@ fn reversi_programs_are_refused_for_connect4_before_any_game() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("is a Reversi GTP engine; Connect-4 needs course-ABI libraries or saiblo: programs (add --game reversi)"),
+        err.contains("is a GTP engine (Reversi or Go); Connect-4 needs course-ABI libraries or saiblo: programs (add --game reversi or --game go)"),
         "{err}"
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);

@@ -4,7 +4,8 @@
 //! that is the only move) until the result, stops the judge and writes what it showed
 //! into the DOM; this test checks that against the game the judge saved, replayed by the
 //! judge's rules. Connect-4 against a library that takes 200 ms a move, Reversi against
-//! the `reversi` program over GTP.
+//! the `reversi` program over GTP, Go against GNU Go over GTP (the page places its first
+//! six stones, then passes until the game ends).
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -12,6 +13,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use gravity4_judge::games::connect4::Connect4;
+use gravity4_judge::games::go::{self, Go};
 use gravity4_judge::games::reversi::{Move, Reversi};
 use gravity4_judge::games::{Cell, Game, Side, Termination};
 use gravity4_judge::record::{self, GameRecord, GameResult};
@@ -118,16 +120,27 @@ fn play_through_the_page<G: Game>(ai: &str, args: &[&str]) -> (Value, GameRecord
     (shown, games.remove(0))
 }
 
+/// Which of the `legal` cells (in reading order) the page plays on the person's turn
+/// `turn` (0 first); `None`: it passes.
+type Pick = fn(usize, &[(i32, i32)]) -> Option<(i32, i32)>;
+
+/// The cell the page plays on the person's turn `turn` (0 first) among the `legal`
+/// cells in reading order: the first (none: it passes).
+fn first_legal(_turn: usize, legal: &[(i32, i32)]) -> Option<(i32, i32)> {
+    legal.first().copied()
+}
+
 /// Checks what the page showed against the saved game `g` (the person moved first):
 /// legal by `game`'s rules to the end it records; at each of the person's turns exactly
-/// the judge's legal cells and the last move marked, and the first legal cell (or the
-/// pass) played; every move listed by who made it and its `name`, each AI move with its
-/// logged time, and the AI's total; the final board; and `result`.
+/// the judge's legal cells and the last move marked, and the cell `pick` says the page
+/// plays (or the pass); every move listed by who made it and its `name`, each AI move
+/// with its logged time, and the AI's total; the final board; and `result`.
 fn check_shown<G: Game>(
     game: &G,
     shown: &Value,
     g: &GameRecord<G>,
     name: fn(Option<(i32, i32)>) -> String,
+    pick: Pick,
     result: &str,
 ) {
     assert_eq!(g.first, "human");
@@ -151,7 +164,7 @@ fn check_shown<G: Game>(
         plies.len(),
         "one turn shown per move of the person's"
     );
-    for (turn, &ply) in turns.iter().zip(&plies) {
+    for (k, (turn, &ply)) in turns.iter().zip(&plies).enumerate() {
         let mut legal: Vec<(i32, i32)> = game
             .legal_moves(&positions[ply])
             .into_iter()
@@ -166,11 +179,7 @@ fn check_shown<G: Game>(
             None => game.last_cell(&positions[0]),
         };
         assert_eq!(turn["last"], json!(last), "last move at ply {ply}");
-        assert_eq!(
-            cells[ply],
-            legal.first().copied(),
-            "the page's move at ply {ply}"
-        );
+        assert_eq!(cells[ply], pick(k, &legal), "the page's move at ply {ply}");
     }
 
     let moves = shown["moves"].as_array().unwrap();
@@ -233,6 +242,18 @@ fn expected_result<G: Game>(g: &GameRecord<G>) -> String {
         (GameResult::FirstWins, Termination::Discs) => format!("You win by {by} discs!"),
         (GameResult::SecondWins, Termination::Discs) => format!("{ai} wins by {by} discs."),
         (GameResult::Draw, Termination::Discs) => "Draw: equal discs.".into(),
+        (GameResult::FirstWins, Termination::Score) => format!(
+            "You win, {} (Tromp-Taylor, with komi)!",
+            g.detail.as_deref().unwrap()
+        ),
+        (GameResult::SecondWins, Termination::Score) => format!(
+            "{ai} wins, {} (Tromp-Taylor, with komi).",
+            g.detail.as_deref().unwrap()
+        ),
+        (GameResult::Draw, Termination::Score) => {
+            "Draw: equal scores (Tromp-Taylor, with komi).".into()
+        }
+        (GameResult::FirstWins, Termination::Resign) => format!("{ai} resigns: you win!"),
         other => panic!("the game cannot end so: {other:?}"),
     }
 }
@@ -248,7 +269,14 @@ fn a_whole_connect4_game_through_the_page_in_headless_chromium() {
         assert!(ms >= 200.0, "the library sleeps 200 ms: move {i} took {ms}");
     }
     let column = |cell: Option<(i32, i32)>| format!("column {}", cell.expect("no passes").1);
-    check_shown(&Connect4, &shown, &g, column, &expected_result(&g));
+    check_shown(
+        &Connect4,
+        &shown,
+        &g,
+        column,
+        first_legal,
+        &expected_result(&g),
+    );
     if g.termination == Termination::Four {
         assert!(shown["win_cells"].as_u64().unwrap() >= 4);
     }
@@ -271,7 +299,44 @@ fn a_whole_reversi_game_through_the_page_in_headless_chromium() {
         &shown,
         &g,
         square,
+        first_legal,
         &expected_result(&g),
     );
     assert_eq!(shown["win_cells"], 0, "Reversi has no winning line");
+}
+
+#[test]
+fn a_whole_go_game_against_gnugo_through_the_page_in_headless_chromium() {
+    if common::skip_without(
+        Path::new("/usr/games/gnugo").is_file(),
+        "GNU Go (/usr/games/gnugo; apt-get install -y gnugo)",
+    ) {
+        return;
+    }
+    let ai = "gtp:/usr/games/gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead --positional-superko --seed 1";
+    let (shown, g) =
+        play_through_the_page::<Go>(ai, &["--game", "go", "--size", "9", "--seed", "5"]);
+    assert_eq!(g.second, "gnugo");
+    let vertex = |cell: Option<(i32, i32)>| match cell {
+        Some((row, col)) => go::Move::Play { col, row: 8 - row }.to_string(),
+        None => "pass".into(),
+    };
+    // Six stones, then passes: GNU Go ends the game by passing back, or resigns.
+    let six_then_pass = |turn: usize, legal: &[(i32, i32)]| match turn {
+        0..6 => legal.first().copied(),
+        _ => None,
+    };
+    check_shown(
+        &Go::default(),
+        &shown,
+        &g,
+        vertex,
+        six_then_pass,
+        &expected_result(&g),
+    );
+    assert!(
+        matches!(g.termination, Termination::Score | Termination::Resign),
+        "{:?}",
+        g.termination
+    );
 }

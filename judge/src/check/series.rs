@@ -168,6 +168,8 @@ pub fn play(
         merged: None,
         game: None,
         rule: None,
+        go: None,
+        clock: None,
     };
     info.set_game(crate::games::GameKind::Connect4);
     dir.write_info(&info)?;
@@ -192,6 +194,7 @@ pub fn play(
     };
     let tournament_settings = Settings {
         move_limit,
+        clock: None,
         concurrency: 1,
         reuse_process: true,
         seed: plan.seed,

@@ -220,7 +220,7 @@ impl Game for Connect4 {
         })
     }
 
-    fn describe_illegal(&self, mv: Point) -> (String, Option<[i32; 2]>) {
+    fn describe_illegal(&self, _position: &Position, mv: Point) -> (String, Option<[i32; 2]>) {
         (
             format!("illegal point ({}, {})", mv.x, mv.y),
             Some([mv.x, mv.y]),
@@ -482,7 +482,7 @@ mod tests {
         assert!(!g.is_legal(Point { x: 8, y: 3 }));
         assert!(!g.is_legal(Point { x: 8, y: 9 }) && !g.is_legal(Point { x: 8, y: -1 }));
         assert_eq!(
-            Connect4.describe_illegal(Point { x: 0, y: 16 }),
+            Connect4.describe_illegal(&g, Point { x: 0, y: 16 }),
             ("illegal point (0, 16)".to_string(), Some([0, 16]))
         );
     }

@@ -3,11 +3,13 @@
 //! A [`Game`] draws the starting setup of a board from a seed (both games of a pair share
 //! it), says whose turn it is, judges and applies moves, and says when and how the game
 //! ended. It also turns positions into a plain [`Grid`] of cells, which is all the views
-//! draw. Gravity Connect-4 under the course's rules ([`connect4::Connect4`]) and Reversi
-//! ([`reversi::Reversi`], standard or `no-adjacent`) are its implementations; nothing
-//! outside `connect4` knows about columns or `top`, nothing outside `reversi` about flips.
+//! draw. Gravity Connect-4 under the course's rules ([`connect4::Connect4`]), Reversi
+//! ([`reversi::Reversi`], standard or `no-adjacent`) and Go ([`go::Go`], any size, komi and
+//! handicap) are its implementations; nothing outside `connect4` knows about columns or
+//! `top`, nothing outside `reversi` about flips, nothing outside `go` about captures.
 
 pub mod connect4;
+pub mod go;
 pub mod reversi;
 
 use std::fmt::Debug;
@@ -34,9 +36,13 @@ pub trait Game: Debug + Clone + PartialEq + Send + Sync + 'static {
     /// Reversi); players and protocols that cannot say "pass" check this.
     const PASSES: bool;
 
-    /// Whether stones already on the board can change owner (Reversi's flips): a viewer
-    /// then needs every position, not just the cells played.
+    /// Whether stones already on the board can change owner or leave it (Reversi's flips,
+    /// Go's captures): a viewer then needs every position, not just the cells played.
     const STONES_FLIP: bool;
+
+    /// The file format the game's own programs keep games in (Go: `sgf`), if it has one:
+    /// tournaments then keep every game in it too ([`Game::record_text`]).
+    const RECORD_FORMAT: Option<&'static str> = None;
 
     /// Which game this is, as `--game` and run.json name it.
     fn kind(&self) -> GameKind;
@@ -46,6 +52,14 @@ pub trait Game: Debug + Clone + PartialEq + Send + Sync + 'static {
 
     /// The starting position on `setup`.
     fn start(&self, setup: &Self::Setup) -> Self::Position;
+
+    /// Who moves first on `setup`: the first side, unless the setup hands the first move
+    /// to the second (Go's handicap: Black's stones are placed, White moves first). Move
+    /// `k` of a game is the first mover's when `k` is even: statistics and viewers that
+    /// attribute moves by their number ask this.
+    fn first_mover(_setup: &Self::Setup) -> Side {
+        Side::First
+    }
 
     /// Whose turn it is in `position`.
     fn to_move(&self, position: &Self::Position) -> Side;
@@ -59,8 +73,19 @@ pub trait Game: Debug + Clone + PartialEq + Send + Sync + 'static {
     /// How the game ended, or `None` while it goes on.
     fn end(&self, position: &Self::Position) -> Option<GameEnd>;
 
-    /// Why `mv` was illegal, for the log's `detail`, and the point it named, if any.
-    fn describe_illegal(&self, mv: Self::Move) -> (String, Option<[i32; 2]>);
+    /// What the log's `detail` says of a game that ended by the rules in `position`
+    /// (Go's result, `B+3.5` or `W+R`); `None` by default.
+    fn end_detail(&self, _position: &Self::Position) -> Option<String> {
+        None
+    }
+
+    /// Why `mv` was illegal in `position`, for the log's `detail`, and the point it named
+    /// (`[row, column]`, row 0 on top), if any.
+    fn describe_illegal(
+        &self,
+        position: &Self::Position,
+        mv: Self::Move,
+    ) -> (String, Option<[i32; 2]>);
 
     /// A logged move as a move in `position`, if it is legal there (a damaged or foreign
     /// log must never break a view).
@@ -75,6 +100,24 @@ pub trait Game: Debug + Clone + PartialEq + Send + Sync + 'static {
     /// Connect-4 drops into that cell's column, Reversi plays that square. `None` when no
     /// legal move is meant there.
     fn move_at(&self, position: &Self::Position, x: i32, y: i32) -> Option<Self::Move>;
+
+    /// The move that gives up the game, in games where a player may resign (Go): boards
+    /// for people offer it. `None` by default.
+    fn resignation(&self) -> Option<Self::Move> {
+        None
+    }
+
+    /// The finished game in [`Game::RECORD_FORMAT`] (`None` for games without one):
+    /// `setup`, the legal `moves` as the log keeps them, and `played`, who played it and
+    /// how it ended.
+    fn record_text(
+        &self,
+        _setup: &Self::Setup,
+        _moves: &[Self::LoggedMove],
+        _played: &Played,
+    ) -> Option<String> {
+        None
+    }
 
     /// The cell of the move that led to `position`, for highlighting it: after an opening
     /// (Reversi's) that is the opening's last move; `None` at an empty start or after a pass.
@@ -116,8 +159,27 @@ pub trait Game: Debug + Clone + PartialEq + Send + Sync + 'static {
 /// The cell a move marked, `None` for a pass.
 pub type MoveCell = Option<(i32, i32)>;
 
-/// The games the judge plays, as the command line (`--game`, `--rule`) and `run.json`
-/// (`game`, `rule`; absent in runs written before Reversi: Connect-4) name them.
+/// What a game's record format says of a finished game besides its moves (see
+/// [`Game::record_text`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Played<'a> {
+    /// The game's id (`pairing-pair-game`).
+    pub id: &'a str,
+    /// The first side's player (Black in Reversi and Go).
+    pub first: &'a str,
+    /// The second side's player.
+    pub second: &'a str,
+    /// The winner, `None` for a draw.
+    pub winner: Option<Side>,
+    /// How it ended.
+    pub termination: Termination,
+    /// The log's `detail`: the verdict's, or the rules' (Go's result).
+    pub detail: Option<&'a str>,
+}
+
+/// The games the judge plays, as the command line (`--game`, `--rule`; Go's `--size`,
+/// `--komi`, `--handicap`) and `run.json` (`game`, `rule`, `go`; absent in runs written
+/// before Reversi: Connect-4) name them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum GameKind {
     /// The course's gravity Connect-4 ([`connect4::Connect4`]).
@@ -125,52 +187,81 @@ pub enum GameKind {
     Connect4,
     /// Reversi under a rule set ([`reversi::Reversi`]).
     Reversi(reversi::Rule),
+    /// Go under its size, komi and handicap ([`go::Go`]).
+    Go(go::Rules),
 }
 
 impl GameKind {
-    /// The game named `game` (`connect4`, `reversi`) under `rule`, which only Reversi
-    /// takes (Reversi without one: `standard`). `Err` is a one-line usage error.
-    pub fn new(game: &str, rule: Option<reversi::Rule>) -> Result<GameKind, String> {
-        match (game, rule) {
-            ("connect4", None) => Ok(GameKind::Connect4),
-            ("connect4", Some(r)) => Err(format!(
-                "--rule {r} is a Reversi rule: give --game reversi, or no --rule for Connect-4"
+    /// The game named `game` (`connect4`, `reversi`, `go`) under `rule`, which only Reversi
+    /// takes (Reversi without one: `standard`), and `go`'s rules, which only Go takes (Go
+    /// without them: 9x9, komi 7.5). `Err` is a one-line usage error.
+    pub fn new(
+        game: &str,
+        rule: Option<reversi::Rule>,
+        go: Option<go::Rules>,
+    ) -> Result<GameKind, String> {
+        match (game, rule, go) {
+            ("connect4" | "reversi" | "go", _, _) => {}
+            (other, _, _) => {
+                return Err(format!(
+                    "unknown game {other:?} (known: connect4, reversi, go)"
+                ));
+            }
+        }
+        match (game, rule, go) {
+            (_, Some(r), _) if game != "reversi" => Err(format!(
+                "--rule {r} is a Reversi rule: give --game reversi, or no --rule"
             )),
-            ("reversi", r) => Ok(GameKind::Reversi(r.unwrap_or_default())),
-            (other, _) => Err(format!("unknown game {other:?} (known: connect4, reversi)")),
+            (_, _, Some(_)) if game != "go" => Err(format!(
+                "--size (in tournaments), --komi and --handicap are Go's: give --game go, or none of them for {game}"
+            )),
+            ("connect4", _, _) => Ok(GameKind::Connect4),
+            ("reversi", r, _) => Ok(GameKind::Reversi(r.unwrap_or_default())),
+            (_, _, g) => Ok(GameKind::Go(g.unwrap_or_default())),
         }
     }
 
-    /// `connect4` or `reversi`.
+    /// `connect4`, `reversi` or `go`.
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Connect4 => "connect4",
             GameKind::Reversi(_) => "reversi",
+            GameKind::Go(_) => "go",
         }
     }
 
-    /// The Reversi rule, `None` for Connect-4.
+    /// The Reversi rule, `None` for the other games.
     pub fn rule(self) -> Option<reversi::Rule> {
         match self {
-            GameKind::Connect4 => None,
             GameKind::Reversi(rule) => Some(rule),
+            GameKind::Connect4 | GameKind::Go(_) => None,
+        }
+    }
+
+    /// Go's size, komi and handicap, `None` for the other games.
+    pub fn go(self) -> Option<go::Rules> {
+        match self {
+            GameKind::Go(rules) => Some(rules),
+            GameKind::Connect4 | GameKind::Reversi(_) => None,
         }
     }
 
     /// The default per-move wall-clock limit, ms ([`CONNECT4_MOVE_LIMIT_MS`],
-    /// [`REVERSI_MOVE_LIMIT_MS`]); `--move-limit-ms` overrides it.
+    /// [`REVERSI_MOVE_LIMIT_MS`], [`GO_MOVE_LIMIT_MS`]); `--move-limit-ms` overrides it.
     pub fn default_move_limit_ms(self) -> u64 {
         match self {
             GameKind::Connect4 => CONNECT4_MOVE_LIMIT_MS,
             GameKind::Reversi(_) => REVERSI_MOVE_LIMIT_MS,
+            GameKind::Go(_) => GO_MOVE_LIMIT_MS,
         }
     }
 
-    /// "Connect-4" or "Reversi (no-adjacent)", for messages.
+    /// "Connect-4", "Reversi (no-adjacent)" or "Go (9x9, komi 7.5)", for messages.
     pub fn title(self) -> String {
         match self {
             GameKind::Connect4 => "Connect-4".into(),
             GameKind::Reversi(rule) => format!("Reversi ({rule})"),
+            GameKind::Go(rules) => format!("Go ({rules})"),
         }
     }
 }
@@ -184,6 +275,10 @@ pub const MOVE_LIMIT_MARGIN_MS: u64 = CONNECT4_MOVE_LIMIT_MS - 2000;
 
 /// Reversi's per-move limit, ms: the course's 5 s budget plus the same margin.
 pub const REVERSI_MOVE_LIMIT_MS: u64 = 5000 + MOVE_LIMIT_MARGIN_MS;
+
+/// Go's per-move limit without a game clock, ms: the engines' default 5 s a move (ours
+/// thinks `--move-ms 5000` unless told otherwise) plus the same margin.
+pub const GO_MOVE_LIMIT_MS: u64 = 5000 + MOVE_LIMIT_MARGIN_MS;
 
 /// First or second mover.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -221,8 +316,8 @@ impl Side {
     }
 }
 
-/// Why a game ended: by the rules (`four`, `full`, `discs`) or by a verdict on the player at
-/// fault. The names are the game log's `termination`; terminations sort by name, so maps
+/// Why a game ended: by the rules (`four`, `full`, `discs`, `score`, `resign`) or by a
+/// verdict on the player at fault. The names are the game log's `termination`; terminations sort by name, so maps
 /// keyed by them (summary.json's `losses_by`) list them alphabetically.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -233,6 +328,10 @@ pub enum Termination {
     Full,
     /// Neither side could move (Reversi): scored by disc count, a tie when equal.
     Discs,
+    /// Two passes in a row (Go): scored by Tromp-Taylor area with komi, a draw at 0.
+    Score,
+    /// A player resigned (Go).
+    Resign,
     /// The mover exceeded the time limit.
     Timeout,
     /// The mover's process died (signal or exit).
@@ -250,10 +349,12 @@ pub enum Termination {
 
 impl Termination {
     /// All terminations, in report order.
-    pub const ALL: [Termination; 9] = [
+    pub const ALL: [Termination; 11] = [
         Termination::Four,
         Termination::Full,
         Termination::Discs,
+        Termination::Score,
+        Termination::Resign,
         Termination::Timeout,
         Termination::Crash,
         Termination::Illegal,
@@ -268,6 +369,8 @@ impl Termination {
             Termination::Four => "four",
             Termination::Full => "full",
             Termination::Discs => "discs",
+            Termination::Score => "score",
+            Termination::Resign => "resign",
             Termination::Timeout => "timeout",
             Termination::Crash => "crash",
             Termination::Illegal => "illegal",
@@ -297,7 +400,8 @@ pub struct GameEnd {
     pub winner: Option<Side>,
     /// The rule that ended it.
     pub termination: Termination,
-    /// The winner's margin for games that score one (Reversi's disc difference).
+    /// The winner's margin for games that score one in whole units (Reversi's disc
+    /// difference; Go's half points give theirs in [`Game::end_detail`]).
     pub margin: Option<i32>,
 }
 

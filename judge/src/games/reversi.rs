@@ -521,7 +521,7 @@ impl Game for Reversi {
         })
     }
 
-    fn describe_illegal(&self, mv: Move) -> (String, Option<[i32; 2]>) {
+    fn describe_illegal(&self, _position: &Position, mv: Move) -> (String, Option<[i32; 2]>) {
         match mv {
             Move::Pass => ("illegal pass (a move was available)".into(), None),
             Move::Square { row, col } => (format!("illegal move {mv}"), Some([row, col])),

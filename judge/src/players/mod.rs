@@ -6,11 +6,12 @@
 //! comes back as a [`Fault`], which the referee turns into a verdict. For Connect-4: a
 //! course-ABI library hosted in its own child process ([`course_abi`]) and a program
 //! speaking the Saiblo platform's protocol ([`saiblo`]); for Reversi: an engine speaking
-//! GTP ([`gtp`]) and a bot speaking Botzone's JSON protocol ([`botzone`]). `judge check`
-//! also calls a library position by position, outside any game ([`probe`]), and an
-//! [`Audit`] collects what its hosts wrote to stdout and left in their working
-//! directories. The process layer underneath (`process`: pipes, signals, rlimits, scratch
-//! directories) is private to this module, so nothing in the tournament sees into it.
+//! GTP ([`gtp`]) and a bot speaking Botzone's JSON protocol ([`botzone`]); for Go: an
+//! engine speaking GTP ([`gtp_go`]). `judge check` also calls a library position by
+//! position, outside any game ([`probe`]), and an [`Audit`] collects what its hosts wrote
+//! to stdout and left in their working directories. The process layer underneath
+//! (`process`: pipes, signals, rlimits, scratch directories) is private to this module, so
+//! nothing in the tournament sees into it.
 //!
 //! Other kinds plug in as new [`PlayerSpec`] variants and new `Player` implementations;
 //! the referee and the tournament do not change.
@@ -18,6 +19,7 @@
 pub mod botzone;
 pub mod course_abi;
 pub mod gtp;
+pub mod gtp_go;
 pub mod probe;
 mod process;
 pub mod saiblo;
@@ -28,7 +30,9 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 
+use crate::clock::Clock;
 use crate::games::connect4::Connect4;
+use crate::games::go::Go;
 use crate::games::reversi::Reversi;
 use crate::games::{Game, GameKind, Side, Termination};
 pub use saiblo::Form;
@@ -58,6 +62,12 @@ pub trait Player<G: Game> {
         last: Option<G::Move>,
         limit: Duration,
     ) -> Answer<G::Move>;
+
+    /// The player's game clock, told right before each [`Player::next_move`] in games
+    /// played on one (the move's limit is then at most what it has left): a player whose
+    /// protocol tells engines their time (GTP's `time_settings`, `time_left`) does so.
+    /// Nothing by default.
+    fn clock(&mut self, _clock: &Clock) {}
 
     /// The game ended by the rules in `position`, `last` its last move: a player whose
     /// protocol tells the game's end (or the last move, so that the player can see it)
@@ -391,27 +401,38 @@ impl PlayerSpec {
     }
 
     /// Checks, before any game, that this kind of player can play `game` at all: course-ABI
-    /// libraries and Saiblo programs speak Connect-4 only, GTP engines and Botzone bots
-    /// Reversi only. `Err` is a one-line usage error.
+    /// libraries and Saiblo programs speak Connect-4 only, Botzone bots Reversi only, GTP
+    /// engines Reversi and Go. `Err` is a one-line usage error.
     pub fn can_play(&self, game: GameKind) -> Result<(), String> {
+        let wanted = match game {
+            GameKind::Connect4 => "Connect-4 needs course-ABI libraries or saiblo: programs",
+            GameKind::Reversi(_) => "Reversi needs gtp: or botzone: players",
+            GameKind::Go(_) => "Go needs gtp: players",
+        };
         match (self, game) {
             (PlayerSpec::CourseAbi { .. } | PlayerSpec::Saiblo { .. }, GameKind::Connect4)
-            | (PlayerSpec::Gtp { .. } | PlayerSpec::Botzone { .. }, GameKind::Reversi(_)) => Ok(()),
-            (PlayerSpec::CourseAbi { library, .. }, GameKind::Reversi(_)) => Err(format!(
-                "`{}` is a Connect-4 course-ABI library; Reversi needs gtp: or botzone: players",
+            | (PlayerSpec::Gtp { .. }, GameKind::Reversi(_) | GameKind::Go(_))
+            | (PlayerSpec::Botzone { .. }, GameKind::Reversi(_)) => Ok(()),
+            (PlayerSpec::CourseAbi { library, .. }, _) => Err(format!(
+                "`{}` is a Connect-4 course-ABI library; {wanted}",
                 library.display()
             )),
-            (PlayerSpec::Saiblo { command, .. }, GameKind::Reversi(_)) => Err(format!(
-                "`{}` is a Connect-4 Saiblo program; Reversi needs gtp: or botzone: players",
+            (PlayerSpec::Saiblo { command, .. }, _) => Err(format!(
+                "`{}` is a Connect-4 Saiblo program; {wanted}",
                 command.join(" ")
             )),
-            (PlayerSpec::Gtp { command, .. }, GameKind::Connect4) => Err(format!(
-                "`{}` is a Reversi GTP engine; Connect-4 needs course-ABI libraries or saiblo: programs (add --game reversi)",
+            (PlayerSpec::Gtp { command, .. }, _) => Err(format!(
+                "`{}` is a GTP engine (Reversi or Go); {wanted} (add --game reversi or --game go)",
                 command.join(" ")
             )),
-            (PlayerSpec::Botzone { command, .. }, GameKind::Connect4) => Err(format!(
-                "`{}` is a Reversi Botzone bot; Connect-4 needs course-ABI libraries or saiblo: programs (add --game reversi)",
-                command.join(" ")
+            (PlayerSpec::Botzone { command, .. }, _) => Err(format!(
+                "`{}` is a Reversi Botzone bot; {wanted}{}",
+                command.join(" "),
+                if game == GameKind::Connect4 {
+                    " (add --game reversi)"
+                } else {
+                    ""
+                }
             )),
         }
     }
@@ -450,6 +471,25 @@ impl PlayerSpec {
             // slips through still loses by a `load` verdict saying why, and never plays.
             PlayerSpec::CourseAbi { .. } | PlayerSpec::Saiblo { .. } => Box::new(Unable(
                 self.can_play(GameKind::Reversi(Default::default()))
+                    .err()
+                    .unwrap_or_default(),
+            )),
+        }
+    }
+
+    /// Starts the player for Go: a GTP engine's process starts now ([`gtp_go`]). Other
+    /// kinds lose every game by `load`, saying why.
+    pub fn open_go(&self, settings: &ProcessSettings, log: Arc<LogSink>) -> Box<dyn Player<Go>> {
+        match self {
+            PlayerSpec::Gtp { command, env } => {
+                Box::new(gtp_go::GoGtpPlayer::launch(settings, command, env, log))
+            }
+            // Commands refuse these before any game (`can_play`); one that slips through
+            // still loses by a `load` verdict saying why, and never plays.
+            PlayerSpec::CourseAbi { .. }
+            | PlayerSpec::Saiblo { .. }
+            | PlayerSpec::Botzone { .. } => Box::new(Unable(
+                self.can_play(GameKind::Go(Default::default()))
                     .err()
                     .unwrap_or_default(),
             )),
@@ -513,6 +553,12 @@ impl Lineup<Connect4> for Roster {
 impl Lineup<Reversi> for Roster {
     fn open(&self, who: usize) -> Box<dyn Player<Reversi>> {
         self.specs[who].open_reversi(&self.settings, self.logs[who].clone())
+    }
+}
+
+impl Lineup<Go> for Roster {
+    fn open(&self, who: usize) -> Box<dyn Player<Go>> {
+        self.specs[who].open_go(&self.settings, self.logs[who].clone())
     }
 }
 
@@ -717,7 +763,7 @@ mod tests {
         assert!(
             s.can_play(GameKind::Connect4)
                 .unwrap_err()
-                .contains("is a Reversi GTP engine")
+                .contains("is a GTP engine (Reversi or Go)")
         );
         let s = PlayerSpec::parse(Path::new("botzone:'my bot' --keep-running --mail=a@b")).unwrap();
         assert_eq!(
@@ -761,7 +807,9 @@ mod tests {
             .open(&settings, log.clone())
             .start(&game, &setup, Side::First)
         {
-            Err(Fault::Load(why)) => assert!(why.contains("is a Reversi GTP engine"), "{why}"),
+            Err(Fault::Load(why)) => {
+                assert!(why.contains("is a GTP engine (Reversi or Go)"), "{why}")
+            }
             other => panic!("{other:?}"),
         }
         let saiblo = PlayerSpec::parse(Path::new("saiblo:sh -c true")).unwrap();

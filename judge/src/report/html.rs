@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::games::{Game, Termination};
+use crate::games::{Game, GameKind, Side, Termination};
 use crate::record::{self, GameRecord};
 use crate::run_dir::RunDir;
 
@@ -33,10 +33,18 @@ struct ViewGame<'a, G: Game> {
     /// `[x, y]` of every stone, in move order (the rules' replay of `moves`); `null` for
     /// a pass.
     cells: Vec<Option<[i32; 2]>>,
-    /// Games whose stones flip (Reversi): the board after 0, 1, ... moves, a string of
-    /// `X` (first), `O` (second), `.` row by row.
+    /// Games whose stones flip or leave the board (Reversi, Go): the board after 0, 1, ...
+    /// moves, a string of `X` (first), `O` (second), `.` row by row.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     grids: Vec<String>,
+    /// The game ("go" for Go, whose viewer draws a Go board); absent for the others, which
+    /// the viewer tells apart by their boards.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
+    /// `second` when the second side moves first (Go's handicap: White); absent when the
+    /// first does, as always in Connect-4 and Reversi.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    starts: Option<&'static str>,
     /// The winning line's cells, for `four`.
     line: Vec<[i32; 2]>,
     /// The winner's disc difference, for games that score one.
@@ -70,6 +78,8 @@ fn view_game<'a, G: Game>(game: &G, g: &'a GameRecord<G>) -> ViewGame<'a, G> {
         } else {
             Vec::new()
         },
+        kind: matches!(game.kind(), GameKind::Go(_)).then_some("go"),
+        starts: (G::first_mover(&g.board) == Side::Second).then_some("second"),
         line: line.iter().map(|&(x, y)| [x, y]).collect(),
         margin: g.margin,
         move_ms: &g.move_ms,
@@ -179,5 +189,32 @@ mod tests {
         let pass = crate::games::reversi::Move::Pass;
         let (_, cells) = game.replay(&record.board, &[pass]);
         assert!(cells.is_empty(), "an illegal pass ends the replay");
+        assert!(view.get("kind").is_none() && view.get("starts").is_none());
+    }
+
+    #[test]
+    fn go_games_carry_their_kind_who_starts_and_every_position() {
+        use crate::games::go::Go;
+        let game = Go {
+            rules: crate::games::go::Rules::new(9, 0.5, 2).unwrap(),
+        };
+        let line = r#"{"id":"0-0-0","pairing":0,"pair":0,"game":0,"first":"a","second":"b","first_path":"a","second_path":"b","result":"1-0","termination":"resign","course_code":2,"loser":"second","detail":"B+R","board":{"size":9,"komi":0.5,"handicap":2,"opening":["E5","D4"]},"moves":["A1","pass","resign"],"move_ms":[1,1,1],"cpu_ms":[null,null,null],"seed":1,"board_seed":2}"#;
+        let record: GameRecord<Go> = serde_json::from_str(line).unwrap();
+        let view = serde_json::to_value(view_game(&game, &record)).unwrap();
+        assert_eq!(view["kind"], "go");
+        assert_eq!(
+            view["starts"], "second",
+            "White moves first after a handicap"
+        );
+        // A1 is the bottom-left corner; the pass and the resignation mark no cell.
+        assert_eq!(view["cells"], serde_json::json!([[8, 0], null, null]));
+        let grids = view["grids"].as_array().unwrap();
+        assert_eq!(grids.len(), 4);
+        let start = grids[0].as_str().unwrap();
+        assert_eq!(start.len(), 81);
+        // Black's handicap C3 and G7 and opening D4, White's opening E5.
+        assert_eq!(start.matches('X').count(), 3);
+        assert_eq!(start.matches('O').count(), 1);
+        assert_eq!(&grids[1].as_str().unwrap()[72..73], "O", "White's A1");
     }
 }

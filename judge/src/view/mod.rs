@@ -16,6 +16,7 @@ pub mod web;
 
 use crate::games::Game;
 use crate::games::connect4::{BoardSpec, Connect4, Point};
+use crate::games::go::{self, Go};
 use crate::games::reversi::{self, Reversi};
 
 /// The key of column `y` (columns 0..11: `0`-`9`, then `a`, `b`).
@@ -56,6 +57,13 @@ trait Shown: Game {
     fn prompt(&self, position: &Self::Position, raw: bool) -> String;
     /// `typed` (the keys so far in raw mode, or a line) as a move in `position`.
     fn read(&self, position: &Self::Position, typed: &str) -> Typed<Self::Move>;
+
+    /// `typed` ended by Enter (the keys so far in raw mode, or a line): a move that
+    /// [`Shown::read`] would wait on (Go's `D1` on a board with a row 10) is complete.
+    /// By default what [`Shown::read`] makes of it.
+    fn read_entered(&self, position: &Self::Position, typed: &str) -> Typed<Self::Move> {
+        self.read(position, typed)
+    }
 }
 
 /// The column keys of a board `n` wide, as the prompt lists them (`0-6`, `0-9, a`).
@@ -73,7 +81,7 @@ impl Shown for Connect4 {
     fn labels(&self) -> term::Labels {
         term::Labels {
             col: column_key,
-            first_row: 0,
+            row: |x, _| x,
         }
     }
 
@@ -136,7 +144,7 @@ impl Shown for Reversi {
     fn labels(&self) -> term::Labels {
         term::Labels {
             col: |y| (b'a' + y as u8) as char,
-            first_row: 1,
+            row: |x, _| x + 1,
         }
     }
 
@@ -208,6 +216,109 @@ impl Shown for Reversi {
             reversi::Move::Pass => format!("You cannot pass: you can play {}.", legal.join(" ")),
             mv => format!("{mv} is not a legal move here: try {}.", legal.join(" ")),
         })
+    }
+}
+
+impl Shown for Go {
+    const STONES: [&'static str; 2] = ["black", "white"];
+
+    fn labels(&self) -> term::Labels {
+        term::Labels {
+            col: |y| {
+                go::Move::Play { col: y, row: 0 }
+                    .to_string()
+                    .chars()
+                    .next()
+                    .unwrap_or('?')
+            },
+            row: |x, rows| rows - x,
+        }
+    }
+
+    fn setup_line(&self, setup: &go::Setup) -> String {
+        let opening: Vec<String> = setup.opening().iter().map(|m| m.to_string()).collect();
+        format!(
+            "Go {}, opening {}",
+            setup.rules(),
+            if opening.is_empty() {
+                "none".to_string()
+            } else {
+                opening.join(" ")
+            }
+        )
+    }
+
+    fn played(&self, cell: Option<(i32, i32)>) -> String {
+        match cell {
+            Some((row, col)) => {
+                let size = self.rules.size() as i32;
+                go::Move::Play {
+                    col,
+                    row: size - 1 - row,
+                }
+                .to_string()
+            }
+            None => "pass".into(),
+        }
+    }
+
+    fn answered(&self, _: &Self::Position, mv: go::Move) -> String {
+        match mv {
+            go::Move::Pass => "passed".into(),
+            go::Move::Resign => "resigned".into(),
+            mv => format!("played {mv}"),
+        }
+    }
+
+    fn prompt(&self, _: &Self::Position, raw: bool) -> String {
+        if raw {
+            "Your move: type a vertex like D4 (Enter ends D1 on big boards), pass or resign (q quits).".into()
+        } else {
+            "Your move: type a vertex like D4, pass or resign, and Enter (q quits).".into()
+        }
+    }
+
+    /// Waits while the keys could still grow into a move: a letter, `D1` where a row 10
+    /// or more exists, a beginning of `pass` or `resign`.
+    fn read(&self, position: &Self::Position, typed: &str) -> Typed<go::Move> {
+        let t = typed.trim().to_ascii_lowercase();
+        let size = self.rules.size();
+        let digits = t.get(1..).unwrap_or("");
+        let partial_word = ["pass", "resign"]
+            .iter()
+            .any(|w| w.starts_with(t.as_str()) && *w != t);
+        let growing_row = t.len() == 2
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && digits.parse::<u32>().is_ok_and(|n| n > 0 && n * 10 <= size);
+        if !t.is_empty() && (t.len() == 1 || partial_word || growing_row) {
+            return Typed::More;
+        }
+        self.read_entered(position, typed)
+    }
+
+    fn read_entered(&self, position: &Self::Position, typed: &str) -> Typed<go::Move> {
+        let t = typed.trim();
+        if t.is_empty() {
+            return Typed::Bad("Type a vertex like D4, pass or resign.".into());
+        }
+        let mv: go::Move = match t.parse() {
+            Ok(mv)
+                if matches!(mv, go::Move::Pass | go::Move::Resign)
+                    || self.move_cell(position, mv).is_some() =>
+            {
+                mv
+            }
+            _ => {
+                return Typed::Bad(format!(
+                    "{typed:?} is not a vertex of this board: use a letter and a number like D4 (no I), pass or resign, or q to quit."
+                ));
+            }
+        };
+        if self.is_legal(position, mv) {
+            return Typed::Move(mv);
+        }
+        let (why, _) = self.describe_illegal(position, mv);
+        Typed::Bad(format!("{why}: choose another point, pass or resign."))
     }
 }
 

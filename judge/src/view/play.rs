@@ -91,7 +91,10 @@ impl<G: Shown> Player<G> for Human<'_> {
                 format!("{pending}_")
             };
             screen.frame(game, position, &[&status, &hint, &prompt, &typing]);
-            let typed = match screen.term.read_key() {
+            let key = screen.term.read_key();
+            // Enter ends what was typed (a line, or the keys so far in raw mode).
+            let entered = matches!(key, Key::Line(_));
+            let typed = match key {
                 Key::Quit => None,
                 Key::Char(c) => Some(c.to_string()),
                 Key::Line(s) => Some(s),
@@ -107,7 +110,12 @@ impl<G: Shown> Player<G> for Human<'_> {
             };
             pending.push_str(&typed);
             hint.clear();
-            match game.read(position, &pending) {
+            let read = if entered {
+                game.read_entered(position, &pending)
+            } else {
+                game.read(position, &pending)
+            };
+            match read {
                 Typed::Move(mv) => break Ok(mv),
                 // Only a single key can be the start of a move; a whole line is complete.
                 Typed::More if screen.term.raw() => continue,

@@ -7,6 +7,7 @@ use anyhow::{Result, bail};
 use super::Shown;
 use super::term::{self, Key, Term};
 use crate::games::connect4::Connect4;
+use crate::games::go::{self, Go};
 use crate::games::reversi::Reversi;
 use crate::games::{Cell, GameKind, MoveCell, Side, Termination};
 use crate::record::{self, GameRecord};
@@ -31,6 +32,7 @@ pub fn run(args: &ReplayOptions) -> Result<()> {
     match log_game(&path) {
         GameKind::Connect4 => replay_log(&Connect4, args, &path),
         GameKind::Reversi(rule) => replay_log(&Reversi { rule }, args, &path),
+        GameKind::Go(rules) => replay_log(&Go { rules }, args, &path),
     }
 }
 
@@ -47,8 +49,12 @@ fn log_game(path: &Path) -> GameKind {
 }
 
 /// The game a games.jsonl line's `board` belongs to: Reversi's names its `rule` and
-/// `opening`, Connect-4's its size.
+/// `opening`, Go's its `komi` (and size and handicap), Connect-4's its size.
 fn game_of_board(board: &serde_json::Value) -> GameKind {
+    if board.get("komi").is_some() {
+        let go = serde_json::from_value::<go::Setup>(board.clone()).ok();
+        return GameKind::Go(go.map(|s| s.rules()).unwrap_or_default());
+    }
     match board.get("rule").and_then(|r| r.as_str()) {
         Some(rule) if board.get("opening").is_some() => {
             GameKind::Reversi(rule.parse().unwrap_or_default())
@@ -157,7 +163,8 @@ fn frame<G: Shown>(
         out.push_str(&format!("Start: {} moves to go.\n", landed.len()));
     } else {
         let k = at - 1;
-        let mover = if k.is_multiple_of(2) {
+        let first_moves = G::first_mover(&game.board) == Side::First;
+        let mover = if k.is_multiple_of(2) == first_moves {
             &game.first
         } else {
             &game.second

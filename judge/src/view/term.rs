@@ -15,10 +15,12 @@ use crate::games::{Cell, Grid};
 /// How a board's columns and rows are labelled.
 #[derive(Debug, Clone, Copy)]
 pub struct Labels {
-    /// The label of column `y` (Connect-4's keys `0`-`9`, `a`, `b`; Reversi's files).
+    /// The label of column `y` (Connect-4's keys `0`-`9`, `a`, `b`; Reversi's files; Go's
+    /// letters without `I`).
     pub col: fn(i32) -> char,
-    /// The label of the top row (0 for Connect-4's row numbers, 1 for Othello's).
-    pub first_row: i32,
+    /// The number of row `x` (0 on top) of a board of `rows` rows: Connect-4's `x`,
+    /// Othello's `x + 1`, Go's `rows - x` (counted from the bottom).
+    pub row: fn(i32, i32) -> i32,
 }
 
 /// One thing the user typed.
@@ -188,7 +190,7 @@ pub fn draw_board(
         .collect();
     out.push_str(&format!("   {}\n", s.paint("1", &keys)));
     for x in 0..grid.rows {
-        out.push_str(&format!("{:>2} ", x + labels.first_row));
+        out.push_str(&format!("{:>2} ", (labels.row)(x, grid.rows)));
         for y in 0..grid.cols {
             let is_last = last == Some((x, y));
             let in_line = line.contains(&(x, y));
@@ -237,7 +239,7 @@ mod tests {
         g.set(3, 10, Cell::Second);
         let labels = Labels {
             col: super::super::column_key,
-            first_row: 0,
+            row: |x, _| x,
         };
         let text = draw_board(&g, Some((3, 10)), &[], false, labels);
         let lines: Vec<&str> = text.lines().collect();
@@ -247,7 +249,7 @@ mod tests {
         // Othello's labels: files a..h, rows from 1.
         let labels = Labels {
             col: |y| (b'a' + y as u8) as char,
-            first_row: 1,
+            row: |x, _| x + 1,
         };
         let text = draw_board(&Grid::new(8, 8), None, &[], false, labels);
         let lines: Vec<&str> = text.lines().collect();

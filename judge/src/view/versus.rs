@@ -13,6 +13,7 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use super::Shown;
 use crate::games::connect4::{BoardSpec, Connect4};
+use crate::games::go::Go;
 use crate::games::reversi::Reversi;
 use crate::games::{Game, GameKind, Side, Termination};
 use crate::players::{Lineup, LogSink, Player, PlayerSpec, ProcessSettings, Roster};
@@ -117,7 +118,7 @@ pub(super) trait Sitting {
 }
 
 /// Draws the game `args` asks for (seed from the clock unless given; Connect-4's board by
-/// [`choose_board`], Reversi's opening from the seed) and has `sitting` play it.
+/// [`choose_board`], Reversi's and Go's opening from the seed) and has `sitting` play it.
 pub(super) fn sit_down(args: &PlayOptions, sitting: impl Sitting) -> Result<()> {
     let seed = seed_or_clock(args.seed);
     match args.game {
@@ -132,6 +133,15 @@ pub(super) fn sit_down(args: &PlayOptions, sitting: impl Sitting) -> Result<()> 
                 );
             }
             let game = Reversi { rule };
+            let (setup, board_seed) = schedule::board(&game, seed, 0);
+            sitting.sit(&game, setup, seed, board_seed)
+        }
+        GameKind::Go(rules) => {
+            // `--size` was Go's board side, already in `rules`.
+            if args.blocked.is_some() {
+                bail!("--blocked shapes a Connect-4 board; Go's board is --size N");
+            }
+            let game = Go { rules };
             let (setup, board_seed) = schedule::board(&game, seed, 0);
             sitting.sit(&game, setup, seed, board_seed)
         }
@@ -227,16 +237,24 @@ pub fn result_text<G: Game>(o: &Outcome<G>, human: Side, ai: &str, limit_ms: u64
     let Some(winner) = o.winner else {
         return match o.termination {
             Termination::Discs => "Draw: equal discs.".into(),
+            Termination::Score => "Draw: equal scores (Tromp-Taylor, with komi).".into(),
             _ => "Tie: the board is full.".into(),
         };
     };
     let you_won = winner == human;
     let by = o.margin.unwrap_or(0);
+    let result = o.detail.as_deref().unwrap_or_default();
     match (o.termination, you_won) {
         (Termination::Four, true) => "You win: four in a row!".into(),
         (Termination::Four, false) => format!("{ai} wins: four in a row."),
         (Termination::Discs, true) => format!("You win by {by} discs!"),
         (Termination::Discs, false) => format!("{ai} wins by {by} discs."),
+        (Termination::Score, true) => format!("You win, {result} (Tromp-Taylor, with komi)!"),
+        (Termination::Score, false) => {
+            format!("{ai} wins, {result} (Tromp-Taylor, with komi).")
+        }
+        (Termination::Resign, true) => format!("{ai} resigns: you win!"),
+        (Termination::Resign, false) => format!("You resigned: {ai} wins."),
         (t, _) => {
             let why = match (t, &o.detail) {
                 (Termination::Timeout, _) => format!("no answer within {limit_ms} ms"),

@@ -5,7 +5,7 @@
 //! | --- | --- |
 //! | `GET /` | the page (HTML, CSS and JavaScript in one file, nothing fetched from elsewhere) |
 //! | `GET /state[?since=V]` | the game as JSON; with `since`, once its version is past V (a long poll) |
-//! | `POST /move` `{"x": ROW, "y": COLUMN}` or `{"pass": true}`, optionally `"game": N` | 200, or a 4xx JSON `{"error": ...}` for a malformed, illegal or out-of-turn move |
+//! | `POST /move` `{"x": ROW, "y": COLUMN}`, `{"pass": true}` or (Go) `{"resign": true}`, optionally `"game": N` | 200, or a 4xx JSON `{"error": ...}` for a malformed, illegal or out-of-turn move |
 //! | `POST /new` `{"swap": BOOL}` | 202: the game is left (if still on) and a new one starts |
 //! | `POST /quit` | 202: the judge stops |
 
@@ -121,9 +121,11 @@ pub fn handle<G: Shown>(
     }
 }
 
-/// `{"x": ROW, "y": COLUMN}` or `{"pass": true}`, each with an optional `"game": N`.
+/// `{"x": ROW, "y": COLUMN}`, `{"pass": true}` or `{"resign": true}`, each with an
+/// optional `"game": N`.
 fn parse_move(body: &str) -> Result<(Option<u32>, Request), String> {
-    const EXPECTED: &str = r#"expected {"x": ROW, "y": COLUMN} or {"pass": true}"#;
+    const EXPECTED: &str =
+        r#"expected {"x": ROW, "y": COLUMN}, {"pass": true} or {"resign": true}"#;
     let v: Value = serde_json::from_str(body).map_err(|e| format!("{EXPECTED}: {e}"))?;
     let number = match v.get("game") {
         None => None,
@@ -138,9 +140,15 @@ fn parse_move(body: &str) -> Result<(Option<u32>, Request), String> {
             .and_then(Value::as_i64)
             .and_then(|c| i32::try_from(c).ok())
     };
-    let request = match (v.get("pass"), coordinate("x"), coordinate("y")) {
-        (Some(Value::Bool(true)), None, None) => Request::Pass,
-        (None, Some(x), Some(y)) => Request::Cell(x, y),
+    let request = match (
+        v.get("pass"),
+        v.get("resign"),
+        coordinate("x"),
+        coordinate("y"),
+    ) {
+        (Some(Value::Bool(true)), None, None, None) => Request::Pass,
+        (None, Some(Value::Bool(true)), None, None) => Request::Resign,
+        (None, None, Some(x), Some(y)) => Request::Cell(x, y),
         _ => return Err(EXPECTED.to_string()),
     };
     Ok((number, request))
@@ -306,7 +314,10 @@ mod tests {
                 // Every column's landing cell is legal; column 0's is above the blocked cell.
                 let legal = s["legal"].as_array().unwrap();
                 assert_eq!(legal.len(), 7);
-                assert_eq!(s["can_pass"], false);
+                assert_eq!(
+                    (&s["can_pass"], &s["can_resign"]),
+                    (&json!(false), &json!(false))
+                );
                 if played == 0 {
                     assert!(legal.contains(&json!([4, 0])), "{legal:?}");
                     // Malformed, misdirected and illegal moves get 4xx answers, nothing sent.
@@ -314,6 +325,8 @@ mod tests {
                         ("column 3", 400, "expected"),
                         (r#"{"x": 1}"#, 400, "expected"),
                         (r#"{"pass": true}"#, 422, "cannot pass"),
+                        (r#"{"resign": true}"#, 422, "this game has no resignation"),
+                        (r#"{"resign": true, "pass": true}"#, 400, "expected"),
                         (
                             r#"{"x": 9, "y": 9}"#,
                             422,
@@ -441,7 +454,14 @@ mod tests {
             // Leaving a game on for a new one with colours swapped: the AI starts.
             let (_, _, c) = post(t, "/new", r#"{"swap": true}"#);
             t.send(c.unwrap());
-            let s = settled(&mut v);
+            // Leaving shows on game 1 first (the person's answer, turn still "you"); wait
+            // for game 2.
+            let s = loop {
+                let s = settled(&mut v);
+                if s["game"] != 1 {
+                    break s;
+                }
+            };
             assert_eq!((&s["game"], &s["you"]), (&json!(2), &json!("second")));
             assert_eq!(
                 s["moves"],
@@ -464,6 +484,100 @@ mod tests {
         });
         // Only the game played to its end was saved, with the person second.
         assert_eq!(saved, vec![(vec![0, 6, 0, 6, 0, 6, 0], Side::Second)]);
+    }
+
+    #[test]
+    fn go_offers_every_legal_point_the_pass_and_resigning() {
+        use crate::games::go::Go;
+        let game = Go::default();
+        let setup = game.setup(4);
+        let (tx, rx) = mpsc::channel();
+        let t = &Table::new(game, setup, "bot", 6000, Side::First, tx);
+        std::thread::scope(|scope| {
+            let games = scope.spawn(move || {
+                let open = || Box::new(FirstLegal(1.0)) as Box<dyn Player<Go>>;
+                super::super::play_games(
+                    &game,
+                    &setup,
+                    t,
+                    &rx,
+                    Duration::from_secs(1),
+                    open(),
+                    &open,
+                    |_, _| Ok(None),
+                )
+            });
+            let _leave = Leave(t);
+            let mut v = 0;
+            let mut s = loop {
+                let (_, s) = get(t, &format!("/state?since={v}"));
+                v = s["version"].as_u64().unwrap();
+                if s["turn"] == "you" {
+                    break s;
+                }
+            };
+            assert_eq!((&s["kind"], &s["rows"]), (&json!("go"), &json!(9)));
+            assert!(
+                s["setup"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("Go 9x9, komi 7.5, opening ")
+            );
+            assert_eq!(s["col_labels"][8], "J", "no I");
+            assert_eq!(
+                (&s["row_labels"][0], &s["row_labels"][8]),
+                (&json!("9"), &json!("1"))
+            );
+            // Black first: the empty points (all but the opening's stones), pass and resign.
+            let stones = setup.opening().len();
+            assert_eq!(s["legal"].as_array().unwrap().len(), 81 - stones);
+            assert_eq!(
+                (&s["can_pass"], &s["can_resign"]),
+                (&json!(true), &json!(true))
+            );
+            // The last opening stone is marked; an occupied point is refused.
+            let last = s["last"].clone();
+            let body = format!(r#"{{"x": {}, "y": {}}}"#, last[0], last[1]);
+            let (code, e, _) = post(t, "/move", &body);
+            assert_eq!(code, 422, "{e}");
+            // A stone on A9 (the first legal point), then the AI's, then resigning.
+            let (code, _, c) = post(t, "/move", r#"{"x": 0, "y": 0}"#);
+            assert_eq!(code, 200);
+            t.send(c.unwrap());
+            s = loop {
+                let (_, s) = get(t, &format!("/state?since={v}"));
+                v = s["version"].as_u64().unwrap();
+                if s["turn"] == "you" {
+                    break s;
+                }
+            };
+            assert_eq!(s["moves"][0]["name"], "A9");
+            let (code, _, c) = post(t, "/move", r#"{"resign": true, "game": 1}"#);
+            assert_eq!(code, 200);
+            t.send(c.unwrap());
+            let s = loop {
+                let (_, s) = get(t, &format!("/state?since={v}"));
+                v = s["version"].as_u64().unwrap();
+                if s["turn"] == "over" {
+                    break s;
+                }
+            };
+            assert_eq!(s["result"]["termination"], "resign");
+            assert_eq!(s["result"]["text"], "You resigned: bot wins.");
+            assert_eq!(s["result"]["detail"], "W+R");
+            let names: Vec<&str> = s["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["name"].as_str().unwrap())
+                .collect();
+            assert_eq!(names.len(), 3);
+            assert_eq!((names[0], names[2]), ("A9", "resign"));
+            assert_eq!(s["can_resign"], false);
+            let (_, _, c) = post(t, "/quit", "");
+            t.send(c.unwrap());
+            games.join().unwrap().unwrap();
+        });
     }
 
     #[test]

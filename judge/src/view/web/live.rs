@@ -64,8 +64,10 @@ impl Turn {
 #[derive(Debug, Clone, PartialEq)]
 struct Listed {
     side: Side,
-    /// Where it landed; `None` for a pass or an answer that was not a move.
+    /// Where it landed; `None` for a pass, a resignation or an answer that was not a move.
     cell: Option<(i32, i32)>,
+    /// It was a resignation (Go).
+    resigned: bool,
     /// Its wall time as the game log keeps it.
     ms: f64,
     /// The verdict an answer that was not a legal move earned.
@@ -104,6 +106,8 @@ pub enum Request {
     Cell(i32, i32),
     /// A pass.
     Pass,
+    /// Giving up the game, where the game allows it (Go).
+    Resign,
 }
 
 /// The shared game: what the page reads and what its requests go through.
@@ -198,12 +202,14 @@ impl<G: Shown> Table<G> {
             let mut shown = Listed {
                 side,
                 cell: None,
+                resigned: false,
                 ms: round_ms(answer.wall_ms),
                 fault: None,
             };
             match &answer.reply {
                 Ok(mv) if game.is_legal(position, *mv) => {
                     shown.cell = game.move_cell(position, *mv);
+                    shown.resigned = game.resignation() == Some(*mv);
                     let mut next = position.clone();
                     game.play(&mut next, *mv);
                     l.position = next;
@@ -229,6 +235,7 @@ impl<G: Shown> Table<G> {
             moves.push(Listed {
                 side: game.to_move(&position),
                 cell: game.move_cell(&position, mv),
+                resigned: game.resignation() == Some(mv),
                 ms: round_ms(outcome.move_ms.get(i).copied().unwrap_or(0.0)),
                 fault: None,
             });
@@ -239,6 +246,7 @@ impl<G: Shown> Table<G> {
             moves.push(Listed {
                 side: game.to_move(&position),
                 cell: None,
+                resigned: false,
                 ms: round_ms(ms),
                 fault: Some(outcome.termination.name()),
             });
@@ -302,6 +310,9 @@ impl<G: Shown> Table<G> {
                 .into_iter()
                 .find(|&m| game.move_cell(&live.position, m).is_none())
                 .ok_or_else(|| (422, "you cannot pass: you have a legal move".to_string()))?,
+            Request::Resign => game
+                .resignation()
+                .ok_or_else(|| (422, "this game has no resignation".to_string()))?,
         };
         live.turn = Turn::Sent;
         live.version += 1;
@@ -329,9 +340,10 @@ impl<G: Shown> Table<G> {
         self.state_of(&self.lock())
     }
 
-    /// `/state`'s JSON: the grid (rows of `.` empty, `#` blocked, `X` first mover, `O`
-    /// second), the person's legal cells, the last move's cell, each answer with who gave
-    /// it and its time, the AI's total time, and the result once the game is over.
+    /// `/state`'s JSON: the game (`kind`, and the setup in words), the grid (rows of `.`
+    /// empty, `#` blocked, `X` first side, `O` second), the person's legal cells, whether
+    /// the person may pass or resign, the last move's cell, each answer with who gave it
+    /// and its time, the AI's total time, and the result once the game is over.
     fn state_of(&self, l: &Live<G>) -> Value {
         let game = &self.game;
         let grid = game.grid(&l.position);
@@ -356,9 +368,14 @@ impl<G: Shown> Table<G> {
             .moves
             .iter()
             .map(|m| {
+                let name = if m.resigned {
+                    "resign".to_string()
+                } else {
+                    game.played(m.cell)
+                };
                 json!({
                     "by": by(m.side),
-                    "name": m.fault.is_none().then(|| game.played(m.cell)),
+                    "name": m.fault.is_none().then_some(name),
                     "cell": m.cell.map(|(x, y)| [x, y]),
                     "ms": m.ms,
                     "fault": m.fault,
@@ -385,18 +402,21 @@ impl<G: Shown> Table<G> {
         json!({
             "version": l.version,
             "game": l.number,
+            "kind": game.kind().name(),
+            "setup": game.setup_line(&self.setup),
             "rows": grid.rows,
             "cols": grid.cols,
             "cells": cells,
             "stones": G::STONES,
             "col_labels": (0..grid.cols).map(|y| (labels.col)(y).to_string()).collect::<Vec<_>>(),
-            "row_labels": (0..grid.rows).map(|x| (x + labels.first_row).to_string()).collect::<Vec<_>>(),
+            "row_labels": (0..grid.rows).map(|x| (labels.row)(x, grid.rows).to_string()).collect::<Vec<_>>(),
             "you": l.human.name(),
             "ai": self.ai_name,
             "limit_ms": self.limit_ms,
             "turn": l.turn.name(),
             "legal": legal_cells,
             "can_pass": can_pass,
+            "can_resign": yours && game.resignation().is_some(),
             "last": last,
             "moves": moves,
             "ai_total_ms": round_ms(ai_total),
