@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use gravity4_judge::commands;
 use gravity4_judge::games::connect4::Connect4;
+use gravity4_judge::games::go::Go;
 use gravity4_judge::games::reversi::Reversi;
 use gravity4_judge::games::{Game, GameKind};
 use gravity4_judge::record::{self, GameRecord};
@@ -101,6 +102,7 @@ pub fn run(data: &[u8]) {
         let games = RunDir::at(dir).games();
         records_round_trip::<Connect4>(&games);
         records_round_trip::<Reversi>(&games);
+        records_round_trip::<Go>(&games);
     }
     let _ = commands::status(&dirs);
     for dir in &dirs {
@@ -112,6 +114,7 @@ pub fn run(data: &[u8]) {
         match kind_of(dir) {
             GameKind::Connect4 => resume::<Connect4>(dir),
             GameKind::Reversi(_) => resume::<Reversi>(dir),
+            GameKind::Go(_) => resume::<Go>(dir),
         }
     }
 }

@@ -7,7 +7,7 @@ use gravity4_judge::games::Game;
 /// whether it was. Panics only if the rules do.
 pub fn judge<G: Game>(game: &G, position: &mut G::Position, mv: G::Move) -> bool {
     if !game.is_legal(position, mv) {
-        let (text, _point) = game.describe_illegal(mv);
+        let (text, _point) = game.describe_illegal(position, mv);
         assert!(!text.is_empty(), "an illegal move described by nothing");
         return false;
     }
