@@ -474,13 +474,12 @@ impl Position {
     #[inline(always)]
     pub(crate) fn landing_bits(&self, col: usize) -> (u16, u16) {
         let top = u32::from(self.top[col]);
-        // `top` is 0 for a full column: no landing cell, and `row` wraps to a huge value.
-        let row = top.wrapping_sub(1);
-        let next_top = row.wrapping_sub(u32::from(row == u32::from(self.skip_at[col])));
-        let landing = ((1u32 << top) >> 1) as u16;
-        let above =
-            ((1u32 << (next_top & 15)) >> 1) as u16 & 0u16.wrapping_sub(u16::from(top != 0));
-        (landing, above)
+        // `top` is 0 for a full column: no landing cell, and nothing above it.
+        let landing = (1u32 << top) >> 1;
+        // The cell above is one row up, two when the blocked cell is in between (the
+        // landing row `top - 1` is `skip_at`); a shift past row 0 leaves 0.
+        let skip = u32::from(top.wrapping_sub(1) == u32::from(self.skip_at[col]));
+        (landing as u16, (landing >> (1 + skip)) as u16)
     }
 
     /// Who holds `(row, col)`, if anyone.
@@ -631,6 +630,40 @@ impl fmt::Debug for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The landing bits are the landing row and the row above it, on every column of
+    /// every position of games on boards with the blocked cell anywhere.
+    #[test]
+    fn landing_bits_are_the_landing_cell_and_the_one_above() {
+        for (rows, cols) in [(4, 4), (6, 7), (12, 12), (5, 9)] {
+            for blocked in 0..rows * cols {
+                let mut pos = Position::new(rows, cols, blocked / cols, blocked % cols).unwrap();
+                let mut turn = 0;
+                while pos.open_columns() != 0 {
+                    for col in 0..MAX_SIZE {
+                        let bit = |row: Option<usize>| row.map_or(0, |r| 1u16 << r);
+                        let landing = pos.can_play(col).then(|| pos.landing_row(col));
+                        let above = if pos.can_play(col) {
+                            pos.row_above_landing(col)
+                        } else {
+                            None
+                        };
+                        assert_eq!(pos.landing_bits(col), (bit(landing), bit(above)));
+                    }
+                    // A spread of columns, so that every column fills at some point.
+                    turn += 1;
+                    let open = pos.open_columns();
+                    let col = (0..cols)
+                        .map(|c| (c * 5 + turn) % cols)
+                        .find(|&c| open & (1 << c) != 0)
+                        .unwrap();
+                    if pos.play(col) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn blocked_bottom_cell_lowers_the_start_top() {

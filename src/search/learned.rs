@@ -376,13 +376,21 @@ impl PolicyAdaptation {
             .pairs
             .get(side as usize * CELLS + usize::from(prev))
             .unwrap_or(&[1.0; TABLE]);
-        // Each candidate's weight once, for both passes.
+        // Each candidate's weight once, for both passes: a loop of at most `MAX_SIZE`
+        // turns that ends after the last candidate (there are two or more), which the
+        // compiler unrolls with the weights in registers, where a loop over the columns'
+        // iterator tested its index and stored every weight.
         let mut weights = [0.0; MAX_SIZE];
         let mut total = 0.0;
-        for (w, col) in weights.iter_mut().zip(columns(candidates)) {
-            let cell = usize::from(cells[col]);
+        let mut rest = candidates;
+        for w in &mut weights {
+            let cell = usize::from(cells[rest.trailing_zeros() as usize & 15]);
             *w = weight[cell] * pairs[cell];
             total += *w;
+            rest &= rest - 1;
+            if rest == 0 {
+                break;
+            }
         }
         // A uniform draw in [0, total); the last candidate takes any rounding left over.
         let mut left = (rng.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32) * total;

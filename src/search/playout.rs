@@ -50,7 +50,7 @@ pub fn random_playout<R: RngCore>(pos: &mut Position, rng: &mut R) -> Outcome {
 /// written with selects instead of branches: whether a block is forced changes from ply to
 /// ply in a way the branch predictor cannot learn.
 #[inline]
-pub fn tactical_playout<R: RngCore>(
+pub fn tactical_playout<R: RngCore + Clone>(
     pos: &mut ThreatPosition,
     keep_threats: bool,
     rng: &mut R,
@@ -62,7 +62,7 @@ pub fn tactical_playout<R: RngCore>(
 /// ([`Learned::choose`]: the last good reply to the previous move, or a draw by the adapted
 /// policy), and which records every move it plays there.
 #[inline]
-pub fn tactical_playout_learned<R: RngCore>(
+pub fn tactical_playout_learned<R: RngCore + Clone>(
     pos: &mut ThreatPosition,
     keep_threats: bool,
     replies: &mut Learned,
@@ -73,8 +73,31 @@ pub fn tactical_playout_learned<R: RngCore>(
 
 /// The tactical playout, with (`REPLIES`) or without the reply table: one body, so the
 /// default's loop compiles without the table's look-ups.
+///
+/// Without the table it draws from a copy of `rng`, put back at the end: the same
+/// numbers, but the generator's state stays in registers through the playout instead of
+/// being written back through the reference at every draw (4 instructions a ply less
+/// under callgrind; with the table, whose draws need the registers, 7 more, so that one
+/// keeps the reference).
 #[inline(always)]
-fn playout_with<const REPLIES: bool, R: RngCore>(
+fn playout_with<const REPLIES: bool, R: RngCore + Clone>(
+    pos: &mut ThreatPosition,
+    keep_threats: bool,
+    replies: Option<&mut Learned>,
+    rng: &mut R,
+) -> Outcome {
+    if REPLIES {
+        return playout_loop::<REPLIES, R>(pos, keep_threats, replies, rng);
+    }
+    let mut local = rng.clone();
+    let outcome = playout_loop::<REPLIES, R>(pos, keep_threats, replies, &mut local);
+    *rng = local;
+    outcome
+}
+
+/// [`playout_with`]'s moves, drawing from `rng`.
+#[inline(always)]
+fn playout_loop<const REPLIES: bool, R: RngCore>(
     pos: &mut ThreatPosition,
     keep_threats: bool,
     mut replies: Option<&mut Learned>,

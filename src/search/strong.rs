@@ -70,7 +70,7 @@ fn learned_for<'a>(slot: &'a mut Option<Learned>, config: &SearchConfig) -> &'a 
 ///
 /// `work.tree` is either empty or holds a subtree kept from an earlier search whose root is
 /// exactly `root` (see [`Tree::reroot`]); the search continues from it.
-pub fn search<R: RngCore>(
+pub fn search<R: RngCore + Clone>(
     root: &Position,
     excluded_root_moves: u16,
     work: &mut Workspace,
@@ -138,7 +138,7 @@ struct Walk<'a, R> {
     rng: &'a mut R,
 }
 
-impl<R: RngCore> Walk<'_, R> {
+impl<R: RngCore + Clone> Walk<'_, R> {
     /// Walks to a new leaf, a proven node or the end of the game, expanding with tactics;
     /// then finishes with a tactical playout. Returns the outcome and the depth reached on
     /// `path`. With a learned playout policy on, every move of the path and the playout is
