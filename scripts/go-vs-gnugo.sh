@@ -4,7 +4,7 @@
 # the verdicts (an illegal move, or a `play` refused: each side must accept every move of
 # the other) and, for every game ended by two passes, the judge's Tromp-Taylor score
 # against GNU Go's `final_score` (Chinese rules) on the judge's own SGF of the game, every
-# mismatch listed. Every SGF must load into GNU Go (`loadsgf`).
+# mismatch listed. Every SGF must load into GNU Go and into our engine (`loadsgf`).
 #
 #   scripts/go-vs-gnugo.sh                          ours at --move-ms 1000 against GNU Go
 #                                                   levels 1..10, 10 pairs each: 200 games
@@ -19,14 +19,17 @@
 # GNU Go plays by level, not by clock, and its level 10 may think for seconds), CONCURRENCY
 # (1: a strength reading wants the machine to itself; the rules check does not care), OUT
 # (runs/go-vs-gnugo-SEED; a run directory that holds games already is resumed), JUDGE
-# (target/release/judge), GNUGO (/usr/games/gnugo). Exit status 0 when there was no illegal
-# move or refused move and at least 98 % of the scored games agree, else 1.
+# (target/release/judge), GNUGO (/usr/games/gnugo), GO_ENGINE (target/release/go-engine:
+# the binary the SGF files are loaded into; the check says so when it is missing). Exit
+# status 0 when there was no illegal or refused move, every SGF loaded and at least 98 % of
+# the scored games agree, else 1.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
 GNUGO=${GNUGO:-/usr/games/gnugo}
+GO_ENGINE=${GO_ENGINE:-target/release/go-engine}
 JUDGE=${JUDGE:-target/release/judge}
 MOVE_MS=${MOVE_MS:-1000}
 ENGINE=${ENGINE:-"gtp:target/release/go-engine gtp --move-ms $MOVE_MS"}
@@ -49,11 +52,11 @@ die() { echo "go-vs-gnugo: $*" >&2; exit 2; }
 check() {
     local dir=$1
     [ -f "$dir/games.jsonl" ] || die "$dir/games.jsonl: no games to check"
-    python3 - "$dir" "$GNUGO" "$GNUGO_RULES" <<'PY'
+    python3 - "$dir" "$GNUGO" "$GNUGO_RULES" "$GO_ENGINE" <<'PY'
 import json, os, subprocess, sys
 from collections import Counter
 
-dir, gnugo, rules = sys.argv[1], sys.argv[2], sys.argv[3].split()
+dir, gnugo, rules, engine = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4]
 games = [json.loads(l) for l in open(os.path.join(dir, "games.jsonl")) if l.strip()]
 by = Counter(g["termination"] for g in games)
 print(f"games: {len(games)} ({', '.join(f'{t} {n}' for t, n in sorted(by.items()))})")
@@ -70,6 +73,20 @@ for title, group in (("illegal moves", illegal), ("refused moves", refused), ("o
     print(f"{title}: {len(group)}")
     for g in group:
         print(f"  {g['id']}: {who(g)} lost by {g['termination']}: {g.get('detail', '')}")
+
+def margin(result):
+    """Black's margin of a result: the judge writes `B+2`, `W+0.5` and `Draw`, GNU Go
+    `B+2.0` with an integer komi and 0 for a draw; None for anything else."""
+    if result in ("0", "Draw"):
+        return 0.0
+    side, plus, points = result.partition("+")
+    try:
+        value = float(points)
+    except ValueError:
+        return None
+    if not plus or side not in ("B", "W"):
+        return None
+    return value if side == "B" else -value
 
 # GNU Go scores each game the judge scored (two passes), from the judge's SGF; every SGF,
 # resigned games' too, must load.
@@ -91,8 +108,7 @@ for k, (g, f) in enumerate(present):
     scored += 1
     theirs = score.lstrip("= ").strip()
     ours = g.get("detail") or ""
-    # GNU Go writes a draw as 0.
-    if theirs == ours or (theirs == "0" and ours == "Draw"):
+    if margin(theirs) is not None and margin(theirs) == margin(ours):
         agree += 1
     else:
         mismatches.append(f"{g['id']}: judge {ours}, GNU Go final_score {theirs} ({f})")
@@ -100,6 +116,21 @@ print(f"SGF: {len(present) - len(refused_sgf)} of {len(games)} loaded by GNU Go"
       + (f"; missing: {', '.join(missing)}" if missing else ""))
 for r in refused_sgf:
     print(f"  loadsgf refused {r}")
+# Our engine loads every file too (its answer to loadsgf is the side to move).
+if os.access(engine, os.X_OK):
+    script = "".join(f"loadsgf {os.path.abspath(f)}\n" for g, f in present)
+    out = subprocess.run([engine, "gtp"], input=script + "quit\n",
+                         capture_output=True, text=True).stdout
+    # One answer a file, then quit's; a missing answer (the engine died) is a refusal.
+    ours = [a.strip() for a in out.split("\n\n") if a.strip()][:len(present)]
+    ours += ["(no answer)"] * (len(present) - len(ours))
+    for (g, f), answer in zip(present, ours):
+        if not answer.startswith("="):
+            refused_sgf.append(f"{g['id']} (go-engine): {answer}")
+            print(f"  go-engine loadsgf refused {g['id']}: {answer}")
+    print(f"SGF: {sum(a.startswith('=') for a in ours)} of {len(games)} loaded by {engine}")
+else:
+    print(f"SGF: not loaded into our engine ({engine} not found)")
 share = 100.0 * agree / scored if scored else 100.0
 print(f"score check: {agree} of {scored} games ended by two passes agree ({share:.1f} %)")
 for m in mismatches:

@@ -3,6 +3,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod board;
 pub mod clock;
 pub mod game;

@@ -1,11 +1,12 @@
 //! `go-engine`: the Go engine as a program. `go-engine gtp` speaks GTP on standard input and
-//! output; `go-engine gmp --color C --size S` plays one GMP game there. Settings come from
-//! the `GO_*` environment and the flags, read once: a bad one is a line on standard error
-//! and exit status 2.
+//! output; `go-engine gmp --color C --size S` plays one GMP game there; `go-engine bench`
+//! measures playouts a second. Settings come from the `GO_*` environment and the flags, read
+//! once: a bad one is a line on standard error and exit status 2.
 
 use std::io;
 use std::process::ExitCode;
 
+use go_engine::bench::{self, BenchOptions};
 use go_engine::gmp::{GmpConfig, play_game};
 use go_engine::gtp::session::Session;
 use go_engine::player::Player;
@@ -41,6 +42,20 @@ fn gmp(settings: &Settings, args: &GmpArgs) -> Result<(), String> {
     Ok(())
 }
 
+fn bench(settings: &Settings, seconds: f64) -> Result<(), String> {
+    let extra = settings.config.threads;
+    let options = BenchOptions {
+        budget: std::time::Duration::from_secs_f64(seconds),
+        threads: if extra > 2 {
+            vec![1, 2, extra]
+        } else {
+            vec![1, 2]
+        },
+        config: settings.config.clone(),
+    };
+    bench::run(&options, &mut io::stdout().lock()).map_err(|e| format!("bench: {e}"))
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let invocation = Settings::from_env().and_then(|settings| parse_args(&args, settings));
@@ -59,6 +74,7 @@ fn main() -> ExitCode {
         }
         Ok(Invocation::Gtp(settings)) => gtp(&settings),
         Ok(Invocation::Gmp(settings, gmp_args)) => gmp(&settings, &gmp_args),
+        Ok(Invocation::Bench(settings, seconds)) => bench(&settings, seconds),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -17,6 +17,9 @@ use crate::search::playout::Policy;
 /// The budget of a move when no clock is set (`GO_MOVE_MS`, `--move-ms`), in ms.
 pub const DEFAULT_MOVE_MS: u64 = 5000;
 
+/// CPU seconds a line of `go-engine bench` runs for by default.
+pub const DEFAULT_BENCH_SECONDS: f64 = 2.0;
+
 /// The most search threads accepted (far beyond any machine this runs on; a typo guard).
 pub const MAX_THREADS: usize = 256;
 
@@ -55,6 +58,9 @@ pub enum Invocation {
     Gtp(Settings),
     /// Play one GMP game on standard input and output.
     Gmp(Settings, GmpArgs),
+    /// Measure the speed ([`crate::bench`]): CPU seconds a line, and the settings (whose
+    /// `--threads`, above 2, adds a search line with that many threads).
+    Bench(Settings, f64),
     /// Print the usage.
     Help,
     /// Print the version.
@@ -81,6 +87,9 @@ usage:
   go-engine gtp [--move-ms N] [--threads N] [--sgf-stats] [--log]
   go-engine gmp --color black|white --size S [--komi K] [--handicap H] [-o FILE]
                 [--move-ms N] [--threads N] [--sgf-stats] [--log]
+  go-engine bench [--seconds S] [--threads N]
+                playouts a second, light and heavy, and searches with 1, 2 (and N) threads;
+                S CPU seconds a line (default 2)
   go-engine --help | --version
 
 environment (flags override): GO_MOVE_MS (default 5000), GO_THREADS (1), GO_SGF_STATS=1,
@@ -251,9 +260,10 @@ pub fn parse_args(args: &[String], mut settings: Settings) -> Result<Invocation,
         "--help" | "-h" | "help" => return Ok(Invocation::Help),
         "--version" | "-V" => return Ok(Invocation::Version),
         "gtp" | "gmp" => {}
+        "bench" => return parse_bench(rest, settings),
         other => {
             return Err(SettingsError(format!(
-                "unknown mode {other:?}: expected gtp or gmp (go-engine --help)"
+                "unknown mode {other:?}: expected gtp, gmp or bench (go-engine --help)"
             )));
         }
     }
@@ -314,6 +324,41 @@ pub fn parse_args(args: &[String], mut settings: Settings) -> Result<Invocation,
     gmp.color = color.ok_or_else(|| SettingsError("gmp needs --color black|white".into()))?;
     gmp.size = size.ok_or_else(|| SettingsError("gmp needs --size S".into()))?;
     Ok(Invocation::Gmp(settings, gmp))
+}
+
+/// The flags of `go-engine bench`: `--seconds S` and `--threads N`.
+fn parse_bench(
+    mut rest: std::slice::Iter<'_, String>,
+    mut settings: Settings,
+) -> Result<Invocation, SettingsError> {
+    let mut seconds = DEFAULT_BENCH_SECONDS;
+    while let Some(flag) = rest.next() {
+        let mut value = || {
+            rest.next()
+                .cloned()
+                .ok_or_else(|| SettingsError(format!("{flag} needs a value")))
+        };
+        match flag.as_str() {
+            "--seconds" => {
+                let v = value()?;
+                seconds = number(
+                    "--seconds",
+                    &v,
+                    |s: f64| s.is_finite() && s > 0.0 && s <= 3600.0,
+                    "a number of seconds above 0, at most 3600",
+                )?;
+            }
+            "--threads" => {
+                common_flag(&mut settings, flag, &mut value)?;
+            }
+            _ => {
+                return Err(SettingsError(format!(
+                    "unknown flag {flag:?} for go-engine bench (go-engine --help)"
+                )));
+            }
+        }
+    }
+    Ok(Invocation::Bench(settings, seconds))
 }
 
 #[cfg(test)]
@@ -427,9 +472,19 @@ mod tests {
             Ok(Invocation::Help)
         ));
         assert!(matches!(
-            parse_args(&args("--version"), base),
+            parse_args(&args("--version"), base.clone()),
             Ok(Invocation::Version)
         ));
+        let Invocation::Bench(s, seconds) =
+            parse_args(&args("bench --seconds 0.5 --threads 4"), base.clone()).unwrap()
+        else {
+            panic!("bench");
+        };
+        assert_eq!((seconds, s.config.threads), (0.5, 4));
+        let Invocation::Bench(s, seconds) = parse_args(&args("bench"), base).unwrap() else {
+            panic!("bench");
+        };
+        assert_eq!((seconds, s.config.threads), (DEFAULT_BENCH_SECONDS, 2));
     }
 
     #[test]
@@ -449,6 +504,10 @@ mod tests {
             "gmp --color black --size 26",
             "gmp --color black --size 9 --komi x",
             "gmp --color black --size 9 --handicap 1",
+            "bench --seconds 0",
+            "bench --seconds",
+            "bench --move-ms 5",
+            "bench --threads 0",
         ] {
             let e = parse_args(&args(line), base.clone()).unwrap_err();
             assert!(!e.0.is_empty() && !e.0.contains('\n'), "{line}: {e}");

@@ -1,6 +1,6 @@
-//! Whole 9x9 games of the program `go-engine gmp` against GNU Go 3.8's `--mode gmp`, the two
-//! processes joined by a pair of pipes (each one's standard output the other's standard
-//! input), each writing its own SGF:
+//! Whole 9x9 games of the program `go-engine gmp` against GNU Go 3.8's `--mode gmp` (and its
+//! simplified `--mode sgmp`, given `--boardsize 9`), the two processes joined by a pair of
+//! pipes (each one's standard output the other's standard input), each writing its own SGF:
 //!
 //! ```text
 //! /usr/games/gnugo --mode gmp --quiet --level 1 --chinese-rules -o THEIRS.sgf --color C
@@ -9,7 +9,7 @@
 //!
 //! Every game must end in two passes with both SGF files holding the same moves (and, in a
 //! handicap game, the same handicap stones). GNU Go's `--mode gmp` plays komi 5.5 whatever
-//! it is told, so ours is 5.5 too. The CI test plays 2 games (one each colour);
+//! it is told, so ours is 5.5 too. The CI tests play 2 games (one each colour) in each mode;
 //! `cargo test --profile ci -p go-engine --test gnugo_gmp -- --ignored --nocapture` plays 10,
 //! two of them with a handicap of 2, and checks that the results in the two files (our
 //! `final_score`, GNU Go's own count, which gives White a point a handicap stone) agree in
@@ -56,7 +56,9 @@ fn wait(child: &mut Child, deadline: Instant, what: &str) -> Option<i32> {
 
 /// Plays game `g`: our colour alternates; `handicap` stones for Black (GNU Go as Black).
 /// Returns the number of moves.
-fn gmp_game(tag: &str, g: usize, handicap: usize) -> (usize, bool) {
+/// One game against GNU Go in `mode`: `gmp` (GNU Go asks the size and the rules over GMP) or
+/// `sgmp` (GNU Go's simplified GMP asks nothing: the size is on its command line).
+fn gmp_game(tag: &str, g: usize, handicap: usize, mode: &str) -> (usize, bool) {
     let we_are_black = handicap == 0 && g.is_multiple_of(2);
     let (ours_color, theirs_color) = if we_are_black {
         ("black", "white")
@@ -67,10 +69,14 @@ fn gmp_game(tag: &str, g: usize, handicap: usize) -> (usize, bool) {
         sgf_path(&format!("{tag}-{g}-ours")),
         sgf_path(&format!("{tag}-{g}-theirs")),
     );
-    let mut gnugo = Command::new(GNUGO)
+    let mut gnugo = Command::new(GNUGO);
+    if mode == "sgmp" {
+        gnugo.args(["--boardsize", "9"]);
+    }
+    let mut gnugo = gnugo
         .args([
             "--mode",
-            "gmp",
+            mode,
             "--quiet",
             "--level",
             "1",
@@ -164,8 +170,8 @@ fn gmp_game(tag: &str, g: usize, handicap: usize) -> (usize, bool) {
     // does not.
     let agree = margin(&our_result).map(|m| m - handicap as f64) == margin(&their_result);
     println!(
-        "game {g}: go-engine {ours_color}, handicap {handicap}, {n} moves, go-engine scores \
-         {our_result}, GNU Go's SGF says {their_result}{}",
+        "game {g} ({mode}): go-engine {ours_color}, handicap {handicap}, {n} moves, go-engine \
+         scores {our_result}, GNU Go's SGF says {their_result}{}",
         if agree { "" } else { " (DISAGREE)" }
     );
     (n, agree)
@@ -186,7 +192,17 @@ fn two_gmp_games_against_gnu_go_end_with_the_same_moves_on_both_sides() {
         return;
     }
     for g in 0..2 {
-        gmp_game("ci", g, 0);
+        gmp_game("ci", g, 0, "gmp");
+    }
+}
+
+#[test]
+fn gmp_games_against_gnu_go_in_simplified_gmp_end_with_the_same_moves() {
+    if gnugo_missing() {
+        return;
+    }
+    for g in 0..2 {
+        gmp_game("sgmp", g, 0, "sgmp");
     }
 }
 
@@ -197,7 +213,7 @@ fn ten_gmp_games_against_gnu_go() {
         return;
     }
     let games: Vec<(usize, bool)> = (0..10)
-        .map(|g| gmp_game("ten", g, if g >= 8 { 2 } else { 0 }))
+        .map(|g| gmp_game("ten", g, if g >= 8 { 2 } else { 0 }, "gmp"))
         .collect();
     let moves: usize = games.iter().map(|g| g.0).sum();
     let agree = games.iter().filter(|g| g.1).count();

@@ -457,6 +457,8 @@ fn bad_settings_are_one_line_and_exit_status_2() {
         (&["gtp", "--frobnicate"], None),
         (&["gmp", "--size", "9"], None),
         (&["chess"], None),
+        (&["bench", "--seconds", "0"], None),
+        (&["bench", "--log"], None),
         (&["gtp"], Some(("GO_MOVE_MS", "soon"))),
         (&["gtp"], Some(("GO_POLICY", "heavier"))),
         (&["gtp"], Some(("GO_RESIGN", "2"))),
@@ -480,6 +482,48 @@ fn bad_settings_are_one_line_and_exit_status_2() {
             .unwrap()
             .contains("go-engine gtp")
     );
+}
+
+#[test]
+fn bench_prints_every_line_of_its_table() {
+    let out = Command::new(ENGINE)
+        .args(["bench", "--seconds", "0.05", "--threads", "3"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    // The rows: board, then a policy or a thread count, then the figures.
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.first().is_some_and(|b| *b == "9x9" || *b == "19x19"))
+        .collect();
+    let keys: Vec<String> = rows.iter().map(|w| format!("{} {}", w[0], w[1])).collect();
+    assert_eq!(
+        keys,
+        [
+            "9x9 light",
+            "9x9 heavy",
+            "19x19 light",
+            "19x19 heavy",
+            "9x9 1",
+            "9x9 2",
+            "9x9 3",
+            "19x19 1",
+            "19x19 2",
+            "19x19 3"
+        ],
+        "{text}"
+    );
+    for row in &rows {
+        let playouts: u64 = row[2].parse().unwrap();
+        let per_cpu: f64 = row[5].parse().unwrap();
+        assert!(playouts > 0 && per_cpu > 0.0, "{text}");
+    }
+    // Every thread count of a size runs the same number of playouts.
+    assert_eq!(rows[4][2], rows[6][2], "{text}");
+    assert!(text.contains("load average"), "{text}");
 }
 
 #[test]

@@ -1,9 +1,9 @@
 //! The SGF reader and writer on a corpus: hand-written files covering setup stones, handicap,
 //! passes, variations, escaped text, a collection and FF[3]-style identifiers, and GNU Go
 //! 3.8's own output (`gnugo --benchmark 20 --boardsize 9 --level 1 -o FILE`; GTP
-//! `fixed_handicap 2` ... `printsgf FILE`; a GMP game's `-o FILE`). Every file reads, writes and reads back to the
-//! same tree; each one's Go content is checked; broken and random input gives errors, never
-//! a panic.
+//! `fixed_handicap 2` ... `printsgf FILE`; a GMP game's `-o FILE`), and a game the judge wrote
+//! (`DIR/sgf/ID.sgf`). Every file reads, writes and reads back to the same tree; each one's
+//! Go content is checked; broken and random input gives errors, never a panic.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -262,6 +262,24 @@ fn gnu_go_output_loads() {
     assert_eq!(g.setup.len(), 5);
     assert_eq!(g.to_play, Some(W));
     assert!(g.moves.is_empty());
+}
+
+#[test]
+fn a_judge_game_replays_to_its_result() {
+    // Game 0-1-0 of the first 9x9 strength run (scripts/go-strength.sh 9): go-engine at 5 s
+    // a move against GNU Go level 10, komi 7, the judge's 4-move opening, two passes.
+    let g = game("judge-9x9-komi7.sgf");
+    assert_eq!((g.size, g.komi, g.handicap), (9, Some(7.0), 0));
+    assert_eq!(g.rules.as_deref(), Some("Chinese"));
+    assert_eq!(g.result.as_deref(), Some("B+2"));
+    assert_eq!(g.moves.len(), 49);
+    assert_eq!(&g.move_list()[..2], [play(B, "be"), play(W, "eh")]);
+    let mut game = go_engine::game::Game::new(g.size, g.komi.unwrap()).unwrap();
+    for (color, mv) in g.move_list() {
+        game.play(color, mv).expect("the judge's moves are legal");
+    }
+    assert!(game.is_over());
+    assert_eq!(game.score(), 2.0, "Tromp-Taylor: Black by 2");
 }
 
 #[test]
