@@ -51,16 +51,20 @@ if [[ "${SANITIZE:-0}" == 1 ]]; then
         exit 1
     fi
     echo "long-life: control: a Point not given back to clearPoint is reported by LeakSanitizer"
+    # The host's own verdict on memory does not apply here: AddressSanitizer holds freed
+    # memory in quarantine (256 MiB by default), so the resident size grows by design. What
+    # counts is every answer legal and no sanitizer report.
     status=0
     ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 \
         "$out/long-life-asan" "$lib" "$calls" "$threads" "$per_thread" "$seed" \
-        2> >(tee "$out/asan.err" >&2) || status=$?
+        > >(tee "$out/asan.out") 2> >(tee "$out/asan.err" >&2) || status=$?
     sleep 0.2
-    if ((status != 0)) || grep -qE "ERROR: (Address|Leak)Sanitizer" "$out/asan.err"; then
+    if grep -qE "ERROR: (Address|Leak)Sanitizer" "$out/asan.err" ||
+        [[ "$(grep -c ': 0 illegal or NULL' "$out/asan.out")" != 2 ]]; then
         echo "long-life: FAIL under AddressSanitizer/LeakSanitizer (exit $status; $out/asan.err)" >&2
         exit 1
     fi
-    echo "long-life: no AddressSanitizer or LeakSanitizer report (exit 0)"
+    echo "long-life: no AddressSanitizer or LeakSanitizer report, every answer legal"
     exit 0
 fi
 
