@@ -22,6 +22,8 @@ fn a_short_soak_with_two_kills_passes_its_checks() {
         .env("LADDER_DIR", "none")
         .env("SOAK_DIR", &soak)
         .env("KILLS", "2")
+        // The hangs cost the whole limit; the script's 2 s default would make this slow.
+        .env("MOVE_LIMIT_MS", "500")
         .output()
         .expect("run scripts/soak.sh");
     let text = format!(
