@@ -11,7 +11,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::FIXTURES;
+use common::{FIXTURES, our_library};
 
 /// The fixture libraries, compiled once into a temp dir: C with `cc`, C++ with `g++` (as
 /// a student builds), the student's library from `fixtures/student/`.
@@ -418,35 +418,6 @@ fn a_student_library_built_from_the_course_framework_passes() {
 #[test]
 fn a_correct_c_library_passes() {
     passes_everything(&check(&lib("legal"), &[], &[]));
-}
-
-/// Builds our library's cdylib in this test binary's profile and returns its path.
-fn our_library() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.ancestors().nth(2).unwrap();
-    let target = profile_dir.parent().unwrap();
-    let profile = match profile_dir.file_name().unwrap().to_str().unwrap() {
-        "debug" => "dev",
-        other => other,
-    };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let status = Command::new(env!("CARGO"))
-        .args([
-            "build",
-            "--lib",
-            "-p",
-            "gravity4",
-            "--quiet",
-            "--profile",
-            profile,
-        ])
-        .arg("--target-dir")
-        .arg(target)
-        .current_dir(root)
-        .status()
-        .expect("run cargo build");
-    assert!(status.success(), "building libgravity4.so failed");
-    profile_dir.join("libgravity4.so")
 }
 
 #[test]

@@ -264,3 +264,32 @@ pub fn reversi_binary() -> PathBuf {
         })
         .clone()
 }
+
+/// Builds our library's cdylib in this test binary's profile and returns its path.
+pub fn our_library() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.ancestors().nth(2).unwrap();
+    let target = profile_dir.parent().unwrap();
+    let profile = match profile_dir.file_name().unwrap().to_str().unwrap() {
+        "debug" => "dev",
+        other => other,
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let status = Command::new(env!("CARGO"))
+        .args([
+            "build",
+            "--lib",
+            "-p",
+            "gravity4",
+            "--quiet",
+            "--profile",
+            profile,
+        ])
+        .arg("--target-dir")
+        .arg(target)
+        .current_dir(root)
+        .status()
+        .expect("run cargo build");
+    assert!(status.success(), "building libgravity4.so failed");
+    profile_dir.join("libgravity4.so")
+}

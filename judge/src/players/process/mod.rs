@@ -11,6 +11,7 @@ mod logsink;
 pub mod pipes;
 pub mod program;
 pub mod protocol;
+mod scratch;
 mod signals;
 
 use std::io::BufReader;
@@ -26,6 +27,8 @@ pub use audit::{Audit, Seen};
 pub use logsink::LogSink;
 pub use program::{CpuMark, Program};
 use protocol::{ChildMessage, MoveRequest, ProtocolError};
+use scratch::scratch_dir;
+pub use scratch::sweep_stale_scratch;
 pub use signals::die_on_closed_stdout;
 
 /// How long a library may take to load (its constructors run in `dlopen`).
@@ -37,39 +40,6 @@ const REAP_GRACE: Duration = Duration::from_secs(2);
 
 /// The descriptor a host finds its separate stdout pipe on (`--stdout-fd`), when audited.
 const STDOUT_TAP_FD: i32 = 3;
-
-/// Scratch directories are `$TMPDIR/judge-scratch-<judge pid>-XXXXXX`.
-const SCRATCH_PREFIX: &str = "judge-scratch-";
-
-/// Deletes scratch directories left in `$TMPDIR` by judges that were killed (their pid
-/// no longer exists). Directories of running judges are left alone.
-pub fn sweep_stale_scratch() {
-    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = name
-            .strip_prefix(SCRATCH_PREFIX)
-            .and_then(|rest| rest.split('-').next())
-            .and_then(|pid| pid.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        // A killed judge can linger a moment as a zombie ("Z" after the command name).
-        let alive = std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-            !stat
-                .rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        });
-        if !alive && entry.file_type().is_ok_and(|t| t.is_dir()) {
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
-    }
-}
 
 /// How player processes are started.
 #[derive(Debug, Clone)]
@@ -121,15 +91,6 @@ pub struct Timed {
     pub wall_ms: f64,
     /// CPU time of the thread that ran `getPoint`, as the child reports it, ms.
     pub cpu_ms: Option<f64>,
-}
-
-/// A fresh scratch directory for one player process, named so that
-/// [`sweep_stale_scratch`] can tell whose it is.
-fn scratch_dir() -> Result<tempfile::TempDir, String> {
-    tempfile::Builder::new()
-        .prefix(&format!("{SCRATCH_PREFIX}{}-", std::process::id()))
-        .tempdir()
-        .map_err(|e| format!("cannot create scratch directory: {e}"))
 }
 
 /// A child that leads its own process group: killed as a whole group, reaped once.

@@ -267,7 +267,7 @@ impl Drop for Program {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::players::process::SCRATCH_PREFIX;
+    use crate::players::process::scratch::SCRATCH_PREFIX;
 
     /// Starts `sh -c script` with `env`, limited to 300 MB, logging to `dir/p.log`.
     fn shell(dir: &Path, script: &str, env: &[(String, String)]) -> Program {
