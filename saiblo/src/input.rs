@@ -8,7 +8,7 @@
 //! unsafe code.
 
 use std::io::{BufRead, Read};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -54,7 +54,34 @@ enum Event {
     Failed(String),
 }
 
-/// The receiving end of the reader thread.
+/// Reads `reader` line by line into `sender` until its end, a failure or a gone receiver.
+fn read(mut reader: impl BufRead, sender: &Sender<Event>) {
+    loop {
+        let mut bytes = Vec::new();
+        let mut limited = Read::take(&mut reader, MAX_LINE_BYTES as u64 + 1);
+        let event = match limited.read_until(b'\n', &mut bytes) {
+            Ok(0) => Event::Eof,
+            Ok(_) if bytes.len() > MAX_LINE_BYTES => {
+                Event::Failed(format!("a line longer than {MAX_LINE_BYTES} bytes"))
+            }
+            Ok(_) => match String::from_utf8(bytes) {
+                Ok(text) => Event::Line(Line {
+                    text: text.trim_end_matches(['\n', '\r']).to_owned(),
+                    at: Instant::now(),
+                }),
+                Err(_) => Event::Failed("a line that is not UTF-8 text".into()),
+            },
+            Err(error) => Event::Failed(format!("cannot read standard input: {error}")),
+        };
+        let last = !matches!(event, Event::Line(_));
+        // The receiver is gone only when the program is exiting: stop quietly.
+        if sender.send(event).is_err() || last {
+            return;
+        }
+    }
+}
+
+/// The receiving end of the reader (a thread, or everything read at once).
 pub struct Input {
     events: Receiver<Event>,
     /// Set once the end (or a read failure) was seen, so it is reported on every later call
@@ -64,33 +91,19 @@ pub struct Input {
 
 impl Input {
     /// Starts a thread that reads `reader` line by line until its end.
-    pub fn spawn<R: BufRead + Send + 'static>(mut reader: R) -> Input {
+    pub fn spawn<R: BufRead + Send + 'static>(reader: R) -> Input {
         let (sender, events) = channel();
-        thread::spawn(move || {
-            loop {
-                let mut bytes = Vec::new();
-                let mut limited = Read::take(&mut reader, MAX_LINE_BYTES as u64 + 1);
-                let event = match limited.read_until(b'\n', &mut bytes) {
-                    Ok(0) => Event::Eof,
-                    Ok(_) if bytes.len() > MAX_LINE_BYTES => {
-                        Event::Failed(format!("a line longer than {MAX_LINE_BYTES} bytes"))
-                    }
-                    Ok(_) => match String::from_utf8(bytes) {
-                        Ok(text) => Event::Line(Line {
-                            text: text.trim_end_matches(['\n', '\r']).to_owned(),
-                            at: Instant::now(),
-                        }),
-                        Err(_) => Event::Failed("a line that is not UTF-8 text".into()),
-                    },
-                    Err(error) => Event::Failed(format!("cannot read standard input: {error}")),
-                };
-                let last = !matches!(event, Event::Line(_));
-                // The receiver is gone only when the program is exiting: stop quietly.
-                if sender.send(event).is_err() || last {
-                    return;
-                }
-            }
-        });
+        thread::spawn(move || read(reader, &sender));
+        Input { events, end: None }
+    }
+
+    /// Reads all of `reader` at once, on this thread: input that is all there before the
+    /// program looks, as a platform that wrote everything at once and closed its end
+    /// sends it. Waits never time out on it, so a run on it does not depend on timing
+    /// (the fuzz target reads its inputs this way).
+    pub fn read_all(reader: impl BufRead) -> Input {
+        let (sender, events) = channel();
+        read(reader, &sender);
         Input { events, end: None }
     }
 
@@ -151,6 +164,21 @@ mod tests {
         let mut input = Input::spawn(Cursor::new(long));
         assert!(matches!(input.next(Wait::Forever), Next::Failed(why) if why.contains("longer")));
         let mut input = Input::spawn(Cursor::new(vec![0xff, b'\n']));
+        assert!(matches!(input.next(Wait::Forever), Next::Failed(why) if why.contains("UTF-8")));
+    }
+
+    #[test]
+    fn input_read_at_once_is_the_same_lines_and_never_waits() {
+        let mut input = Input::read_all(Cursor::new("\n4 4 0 0\r\n-1 -1\n"));
+        let mut next = || match input.next(Wait::For(Duration::ZERO)) {
+            Next::Line(line) => line.text,
+            other => format!("{other:?}"),
+        };
+        assert_eq!(next(), "4 4 0 0");
+        assert_eq!(next(), "-1 -1");
+        assert_eq!(next(), "Eof");
+        let mut input = Input::read_all(Cursor::new(vec![b'1', b'\n', 0xff, b'\n']));
+        assert!(matches!(input.next(Wait::Forever), Next::Line(_)));
         assert!(matches!(input.next(Wait::Forever), Next::Failed(why) if why.contains("UTF-8")));
     }
 
