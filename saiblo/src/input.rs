@@ -50,12 +50,15 @@ pub enum Wait {
 
 enum Event {
     Line(Line),
+    /// The writer paused (input read at once: a blank line stands for the pause).
+    Pause,
     Eof,
     Failed(String),
 }
 
-/// Reads `reader` line by line into `sender` until its end, a failure or a gone receiver.
-fn read(mut reader: impl BufRead, sender: &Sender<Event>) {
+/// Reads `reader` line by line into `sender` until its end, a failure or a gone receiver;
+/// blank lines as [`Event::Pause`] if `pauses`.
+fn read(mut reader: impl BufRead, sender: &Sender<Event>, pauses: bool) {
     loop {
         let mut bytes = Vec::new();
         let mut limited = Read::take(&mut reader, MAX_LINE_BYTES as u64 + 1);
@@ -65,6 +68,7 @@ fn read(mut reader: impl BufRead, sender: &Sender<Event>) {
                 Event::Failed(format!("a line longer than {MAX_LINE_BYTES} bytes"))
             }
             Ok(_) => match String::from_utf8(bytes) {
+                Ok(text) if pauses && text.trim().is_empty() => Event::Pause,
                 Ok(text) => Event::Line(Line {
                     text: text.trim_end_matches(['\n', '\r']).to_owned(),
                     at: Instant::now(),
@@ -73,7 +77,7 @@ fn read(mut reader: impl BufRead, sender: &Sender<Event>) {
             },
             Err(error) => Event::Failed(format!("cannot read standard input: {error}")),
         };
-        let last = !matches!(event, Event::Line(_));
+        let last = matches!(event, Event::Eof | Event::Failed(_));
         // The receiver is gone only when the program is exiting: stop quietly.
         if sender.send(event).is_err() || last {
             return;
@@ -93,17 +97,17 @@ impl Input {
     /// Starts a thread that reads `reader` line by line until its end.
     pub fn spawn<R: BufRead + Send + 'static>(reader: R) -> Input {
         let (sender, events) = channel();
-        thread::spawn(move || read(reader, &sender));
+        thread::spawn(move || read(reader, &sender, false));
         Input { events, end: None }
     }
 
-    /// Reads all of `reader` at once, on this thread: input that is all there before the
-    /// program looks, as a platform that wrote everything at once and closed its end
-    /// sends it. Waits never time out on it, so a run on it does not depend on timing
+    /// Reads all of `reader` at once, on this thread, a blank line standing for a pause of
+    /// the writer (the platform waiting for our reply): a wait with a deadline times out
+    /// there, a wait without one reads past it. So a run on it does not depend on timing
     /// (the fuzz target reads its inputs this way).
     pub fn read_all(reader: impl BufRead) -> Input {
         let (sender, events) = channel();
-        read(reader, &sender);
+        read(reader, &sender, true);
         Input { events, end: None }
     }
 
@@ -128,6 +132,8 @@ impl Input {
             };
             let next = match event {
                 Ok(Event::Line(line)) if line.text.trim().is_empty() => continue,
+                Ok(Event::Pause) if deadline.is_some() => return Next::TimedOut,
+                Ok(Event::Pause) => continue,
                 Ok(Event::Line(line)) => return Next::Line(line),
                 Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => Next::Eof,
                 Ok(Event::Failed(why)) => Next::Failed(why),
@@ -168,15 +174,18 @@ mod tests {
     }
 
     #[test]
-    fn input_read_at_once_is_the_same_lines_and_never_waits() {
-        let mut input = Input::read_all(Cursor::new("\n4 4 0 0\r\n-1 -1\n"));
-        let mut next = || match input.next(Wait::For(Duration::ZERO)) {
+    fn input_read_at_once_has_its_pauses_at_blank_lines() {
+        let mut input = Input::read_all(Cursor::new("\n4 4 0 0\r\n-1 -1\n \n3 1\n\n\n"));
+        let mut next = |wait| match input.next(wait) {
             Next::Line(line) => line.text,
             other => format!("{other:?}"),
         };
-        assert_eq!(next(), "4 4 0 0");
-        assert_eq!(next(), "-1 -1");
-        assert_eq!(next(), "Eof");
+        // A blank line is a pause: a wait with a deadline ends there, one without reads on.
+        assert_eq!(next(Wait::Forever), "4 4 0 0");
+        assert_eq!(next(Wait::For(Duration::ZERO)), "-1 -1");
+        assert_eq!(next(Wait::For(Duration::ZERO)), "TimedOut");
+        assert_eq!(next(Wait::Forever), "3 1");
+        assert_eq!(next(Wait::Forever), "Eof");
         let mut input = Input::read_all(Cursor::new(vec![b'1', b'\n', 0xff, b'\n']));
         assert!(matches!(input.next(Wait::Forever), Next::Line(_)));
         assert!(matches!(input.next(Wait::Forever), Next::Failed(why) if why.contains("UTF-8")));
