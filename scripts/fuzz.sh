@@ -32,11 +32,11 @@ ledger=fuzz/ledger.tsv
 if [[ ${1:-} == --ledger ]]; then
     # Per target: runs, hours and executions fuzzed in all, the last run's coverage and
     # result, and the runs that did not end ok.
+    printf "%-18s %5s %8s %14s %7s %8s %-8s %s\n" target runs hours executions cov ft last "not ok"
     awk -F'\t' 'NR > 1 {
         runs[$3]++; secs[$3] += $4; execs[$3] += $5; cov[$3] = $6; ft[$3] = $7
         last[$3] = $10; if ($10 != "ok") bad[$3]++
     } END {
-        printf "%-18s %5s %8s %14s %7s %8s %-8s %s\n", "target", "runs", "hours", "executions", "cov", "ft", "last", "not ok"
         for (t in runs) printf "%-18s %5d %8.2f %14d %7s %8s %-8s %d\n", t, runs[t], secs[t] / 3600, execs[t], cov[t], ft[t], last[t], bad[t]
     }' "$ledger" | sort
     exit 0
