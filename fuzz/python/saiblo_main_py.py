@@ -80,6 +80,9 @@ def run(main, data):
             current.append(line)
     if current:
         parts.append(b"\n".join(current))
+    # Input that ends in a pause stays open until the program has answered after it;
+    # otherwise it ends with its last part.
+    pause_at_end = not current
     read_fd, write_fd = os.pipe()
     state = {"write": write_fd}
 
@@ -89,9 +92,11 @@ def run(main, data):
             return
         if parts:
             os.write(state["write"], parts.pop(0))
-        else:
+        if not parts and not pause_at_end or state["released_last"]:
             os.close(state["write"])
             state["write"] = None
+        state["released_last"] = not parts
+    state["released_last"] = False
 
     class Paced(main.Input):
         def line(self, timeout=None):
