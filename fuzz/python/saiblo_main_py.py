@@ -100,11 +100,15 @@ def run(main, data):
 
     class Paced(main.Input):
         def line(self, timeout=None):
-            # Waiting without a deadline for input that is not there: the platform sends
-            # its next part.
-            if timeout is None and not self.ready():
+            if timeout is not None:
+                return main.Input.line(self, timeout)
+            # Waiting without a deadline: whatever is in the pipe is read (a wait that ends
+            # at once), and when it holds no line the platform sends its next part.
+            while True:
+                text = main.Input.line(self, 0.0)
+                if text is not None:
+                    return text
                 release()
-            return main.Input.line(self, timeout)
 
     replies = []
 
