@@ -82,7 +82,7 @@ for t in "${targets[@]}"; do is_python "$t" || rust=1; done
 mkdir -p fuzz/target/logs
 [[ -f $ledger ]] || printf 'utc\tcommit\ttarget\tseconds\texecutions\tcov\tft\tcorpus_files\tpeak_rss_mb\tresult\tload_at_start\n' >"$ledger"
 commit=$(git rev-parse --short HEAD)
-git diff --quiet HEAD 2>/dev/null || commit+=+
+git diff --quiet HEAD -- . ':!fuzz/ledger.tsv' 2>/dev/null || commit+=+
 
 failed=()
 summary=()
