@@ -2,6 +2,7 @@
 # Coverage-guided fuzzing of every reader of outside input (fuzz/, issue 38).
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
+#   scripts/fuzz.sh --ledger
 #
 # Builds the cargo-fuzz targets (libFuzzer, nightly, AddressSanitizer, debug assertions and
 # overflow checks on) and runs each for SECONDS_PER_TARGET (default 60), one after another
@@ -10,14 +11,36 @@
 # and wall time. Fails on any crash, panic, timeout (over 10 s for one input), leak or
 # memory blow-up (over 2 GiB resident): libFuzzer's exit status. The input that failed is
 # saved under fuzz/artifacts/TARGET/; `cargo +nightly fuzz run -a TARGET FILE` replays it.
+# The Python targets, fuzz/python/TARGET.py (atheris: `pip install atheris`), run the same
+# way, after the Rust ones; `python3 fuzz/python/TARGET.py FILE` replays an input.
 #
 # The seeds are fuzz/corpus/TARGET/ (in the repository, replayed by the test suite on
 # stable); what the fuzzer finds goes to fuzz/target/corpus/TARGET/, kept between runs so
 # that hours add up. fuzz/dicts/TARGET.dict, where there is one, gives libFuzzer the
-# words of the format. Logs are in fuzz/target/logs/. Beside a match, run it through
-# scripts/low-priority.sh.
+# words of the format. Each run's log is fuzz/target/logs/TARGET-DATETIME.log. Beside a
+# match, run it through scripts/low-priority.sh.
+#
+# Every run of a target appends a line to fuzz/ledger.tsv (committed): when (UTC), the
+# commit (`+` when the tree had changes), the target, seconds fuzzed, executions, cov, ft,
+# files in its corpus, peak RSS in MB, the result (ok, crash, timeout, leak, oom) and the
+# load average at its start. `--ledger` sums it per target: runs, hours, executions.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+ledger=fuzz/ledger.tsv
+
+if [[ ${1:-} == --ledger ]]; then
+    # Per target: runs, hours and executions fuzzed in all, the last run's coverage and
+    # result, and the runs that did not end ok.
+    printf "%-18s %5s %8s %14s %7s %8s %-8s %s\n" target runs hours executions cov ft last "not ok"
+    awk -F'\t' 'NR > 1 {
+        runs[$3]++; secs[$3] += $4; execs[$3] += $5; cov[$3] = $6; ft[$3] = $7
+        last[$3] = $10; if ($10 != "ok") bad[$3]++
+    } END {
+        for (t in runs) printf "%-18s %5d %8.2f %14d %7s %8s %-8s %d\n", t, runs[t], secs[t] / 3600, execs[t], cov[t], ft[t], last[t], bad[t]
+    }' "$ledger" | sort
+    exit 0
+fi
 
 seconds=${1:-60}
 shift || true
@@ -35,19 +58,39 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz
 fi
 
+# The Python targets: fuzz/python/NAME.py.
+python_targets=()
+shopt -s nullglob
+for f in fuzz/python/*.py; do
+    python_targets+=("$(basename "$f" .py)")
+done
+is_python() {
+    local p
+    for p in "${python_targets[@]}"; do [[ $p == "$1" ]] && return 0; done
+    return 1
+}
+
 targets=("$@")
 if ((${#targets[@]} == 0)); then
     mapfile -t targets < <(cargo +nightly fuzz list)
+    targets+=("${python_targets[@]}")
 fi
 
-cargo +nightly fuzz build -a
+rust=0
+for t in "${targets[@]}"; do is_python "$t" || rust=1; done
+((rust == 0)) || cargo +nightly fuzz build -a
 mkdir -p fuzz/target/logs
+[[ -f $ledger ]] || printf 'utc\tcommit\ttarget\tseconds\texecutions\tcov\tft\tcorpus_files\tpeak_rss_mb\tresult\tload_at_start\n' >"$ledger"
+commit=$(git rev-parse --short HEAD)
+git diff --quiet HEAD -- . ':!fuzz/ledger.tsv' 2>/dev/null || commit+=+
 
 failed=()
 summary=()
 for t in "${targets[@]}"; do
     work=fuzz/target/corpus/$t
-    log=fuzz/target/logs/$t.log
+    when=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+    log=fuzz/target/logs/$t-$(date -u -d "$when" +%Y%m%dT%H%M%SZ).log
+    load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo -)
     mkdir -p "$work"
     echo "fuzz.sh: $t for ${seconds}s (log: $log)" >&2
     dict=()
@@ -55,9 +98,17 @@ for t in "${targets[@]}"; do
     status=0
     start=$(date +%s)
     # New inputs go to the first directory (outside the repository); the seeds are read.
-    cargo +nightly fuzz run -a "$t" "$work" "fuzz/corpus/$t" -- \
-        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -detect_leaks=1 \
-        -close_fd_mask=3 -print_final_stats=1 "${dict[@]}" >"$log" 2>&1 || status=$?
+    options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -detect_leaks=1
+        -close_fd_mask=3 -print_final_stats=1 "${dict[@]}")
+    if is_python "$t"; then
+        replay=(python3 "fuzz/python/$t.py")
+        mkdir -p "fuzz/artifacts/$t"
+        python3 "fuzz/python/$t.py" "$work" "fuzz/corpus/$t" -artifact_prefix="fuzz/artifacts/$t/" \
+            "${options[@]}" >"$log" 2>&1 || status=$?
+    else
+        replay=(cargo +nightly fuzz run -a "$t")
+        cargo +nightly fuzz run -a "$t" "$work" "fuzz/corpus/$t" -- "${options[@]}" >"$log" 2>&1 || status=$?
+    fi
     # libFuzzer's own count of the seconds it fuzzed; after a crash (no count), the wall
     # time (the targets were built above, so no build is in it).
     wall=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
@@ -74,6 +125,21 @@ for t in "${targets[@]}"; do
         "$(final_stat new_units_added)" "$(final_stat peak_rss_mb)" "$wall" \
         "$( ((status == 0)) && echo ok || echo "FAILED (exit $status)")")
     summary+=("$line")
+    result=ok
+    if ((status != 0)); then
+        if grep -q 'ERROR: libFuzzer: timeout' "$log"; then
+            result=timeout
+        elif grep -q 'ERROR: LeakSanitizer' "$log"; then
+            result=leak
+        elif grep -q 'ERROR: libFuzzer: out-of-memory' "$log"; then
+            result=oom
+        else
+            result=crash
+        fi
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$when" "$commit" "$t" "$wall" \
+        "${execs:-0}" "${cov:--}" "${ft:--}" "$(find "$work" -type f | wc -l)" \
+        "$(rss=$(final_stat peak_rss_mb) && echo "${rss:--}")" "$result" "$load" >>"$ledger"
     echo "$line" >&2
     if ((status != 0)); then
         failed+=("$t")
@@ -82,7 +148,7 @@ for t in "${targets[@]}"; do
         artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
         if [[ -n $artifact && -f $artifact ]]; then
             echo "--- replay of $artifact" >>"$log"
-            cargo +nightly fuzz run -a "$t" "$artifact" >>"$log" 2>&1 || true
+            "${replay[@]}" "$artifact" >>"$log" 2>&1 || true
         fi
         grep -E 'ERROR: |panicked at|SUMMARY: |Test unit written to' "$log" | head -20 >&2 || true
     fi
@@ -91,6 +157,6 @@ done
 echo
 printf '%s\n' "${summary[@]}"
 if ((${#failed[@]} > 0)); then
-    echo "fuzz.sh: FAILED: ${failed[*]} (inputs under fuzz/artifacts/, logs under fuzz/target/logs/)" >&2
+    echo "fuzz.sh: FAILED: ${failed[*]} (inputs under fuzz/artifacts/, logs under fuzz/target/logs/, lines in $ledger)" >&2
     exit 1
 fi

@@ -45,6 +45,8 @@ pub struct Player {
     names: [Option<String>; 2],
     sgf_stats: bool,
     log: bool,
+    /// Playouts per generated move instead of the clock ([`Settings::playouts`]).
+    playouts: Option<u64>,
 }
 
 /// The search statistics of a move as its SGF comment: playouts, win rate, visits and the
@@ -86,6 +88,7 @@ impl Player {
             names: [None, None],
             sgf_stats: settings.sgf_stats,
             log: settings.log,
+            playouts: settings.playouts,
         })
     }
 
@@ -178,7 +181,10 @@ impl Player {
         let budget = self.clock.budget(color, game.size(), game.moves().len());
         let played_before = game.moves().len();
         let start = Instant::now();
-        let limits = Limits::time(budget);
+        let limits = match self.playouts {
+            Some(n) => Limits::playouts(n),
+            None => Limits::time(budget),
+        };
         let (mv, stats) = match kind {
             Generate::Play => (self.engine.genmove(color, &limits), None),
             Generate::Regression => (self.engine.reg_genmove(color, &limits), None),

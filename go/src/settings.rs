@@ -34,6 +34,9 @@ pub struct Settings {
     pub log: bool,
     /// The search's configuration (threads from `--threads` / `GO_THREADS`).
     pub config: Config,
+    /// Search exactly this many playouts per generated move instead of the clock, so that
+    /// with `config.seed` a session reproduces (the fuzz targets; no flag sets it).
+    pub playouts: Option<u64>,
 }
 
 /// A GMP game as the command line describes it.
@@ -136,6 +139,7 @@ impl Settings {
             sgf_stats: false,
             log: false,
             config: config.clone(),
+            playouts: None,
         };
         if let Some(v) = get("GO_MOVE_MS") {
             settings.move_ms = number("GO_MOVE_MS", &v, |ms: u64| ms > 0, "a positive integer")?;

@@ -16,7 +16,7 @@
 
 use crate::board::stone_color;
 use crate::point::{Move, Point};
-use crate::search::{Engine, SCORE_PLAYOUTS};
+use crate::search::Engine;
 
 /// A stone status of `final_status_list`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,7 +76,8 @@ pub fn final_score(engine: &Engine) -> f64 {
 pub fn stones_with_status(engine: &Engine, status: Status) -> Vec<Vec<Point>> {
     let mut scorer = scorer(engine);
     let dead = scorer.dead_stones();
-    let owners = scorer.ownership(SCORE_PLAYOUTS);
+    let playouts = scorer.config().score_playouts;
+    let owners = scorer.ownership(playouts);
     let board = scorer.board();
     let mut is_dead = vec![false; board.len()];
     for &p in &dead {
@@ -87,7 +88,7 @@ pub fn stones_with_status(engine: &Engine, status: Status) -> Vec<Vec<Point>> {
     let mut in_seki = vec![false; board.len()];
     for i in board.points() {
         let [b, w] = owners[i];
-        if stone_color(board.at(i)).is_some() || 2 * (b + w) > SCORE_PLAYOUTS {
+        if stone_color(board.at(i)).is_some() || 2 * (b + w) > playouts {
             continue;
         }
         let neighbours = board.neighbors(i);

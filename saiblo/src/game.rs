@@ -82,7 +82,7 @@ pub enum MoveError {
     Over(Ending),
 }
 
-/// The game so far: the library's position, who moved first, and how it ended.
+/// The game so far: the library's position, who moved first, its moves, and how it ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     /// The stones, `top` and the win test. A new position has [`Side::Us`] to move, so its
@@ -90,6 +90,8 @@ pub struct Game {
     position: Position,
     /// Who dropped the first stone, once someone has.
     first: Option<Player>,
+    /// Every stone in the order played: who, row, column (for checking a game afterwards).
+    history: Vec<(Player, usize, usize)>,
     ending: Option<Ending>,
 }
 
@@ -124,6 +126,7 @@ impl Game {
         Ok(Game {
             position,
             first: None,
+            history: Vec::new(),
             ending: None,
         })
     }
@@ -146,6 +149,11 @@ impl Game {
     /// Stones played so far.
     pub fn moves(&self) -> usize {
         self.position.ply()
+    }
+
+    /// Every stone in the order played: who, row, column.
+    pub fn history(&self) -> &[(Player, usize, usize)] {
+        &self.history
     }
 
     /// How the game ended, once it has.
@@ -183,6 +191,7 @@ impl Game {
             player,
             "the players alternate"
         );
+        self.history.push((player, row as usize, col));
         if self.position.play(col) {
             self.ending = Some(Ending::Won(player));
         } else if self.position.open_columns() == 0 {
@@ -289,6 +298,10 @@ mod tests {
         assert_eq!(game.board()[2 * 4 + 1], 1);
         assert_eq!(game.board()[3 * 4 + 1], 0);
         assert_eq!(game.board()[4 * 4 + 1], 2);
+        assert_eq!(
+            game.history(),
+            [(Player::Us, 4, 1), (Player::Opponent, 2, 1)]
+        );
         let bottom = Game::new(5, 4, 4, 2).unwrap();
         assert_eq!(bottom.top(), [5, 5, 4, 5]);
     }

@@ -8,7 +8,7 @@
 //! unsafe code.
 
 use std::io::{BufRead, Read};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -50,11 +50,42 @@ pub enum Wait {
 
 enum Event {
     Line(Line),
+    /// The writer paused (input read at once: a blank line stands for the pause).
+    Pause,
     Eof,
     Failed(String),
 }
 
-/// The receiving end of the reader thread.
+/// Reads `reader` line by line into `sender` until its end, a failure or a gone receiver;
+/// blank lines as [`Event::Pause`] if `pauses`.
+fn read(mut reader: impl BufRead, sender: &Sender<Event>, pauses: bool) {
+    loop {
+        let mut bytes = Vec::new();
+        let mut limited = Read::take(&mut reader, MAX_LINE_BYTES as u64 + 1);
+        let event = match limited.read_until(b'\n', &mut bytes) {
+            Ok(0) => Event::Eof,
+            Ok(_) if bytes.len() > MAX_LINE_BYTES => {
+                Event::Failed(format!("a line longer than {MAX_LINE_BYTES} bytes"))
+            }
+            Ok(_) => match String::from_utf8(bytes) {
+                Ok(text) if pauses && text.trim().is_empty() => Event::Pause,
+                Ok(text) => Event::Line(Line {
+                    text: text.trim_end_matches(['\n', '\r']).to_owned(),
+                    at: Instant::now(),
+                }),
+                Err(_) => Event::Failed("a line that is not UTF-8 text".into()),
+            },
+            Err(error) => Event::Failed(format!("cannot read standard input: {error}")),
+        };
+        let last = matches!(event, Event::Eof | Event::Failed(_));
+        // The receiver is gone only when the program is exiting: stop quietly.
+        if sender.send(event).is_err() || last {
+            return;
+        }
+    }
+}
+
+/// The receiving end of the reader (a thread, or everything read at once).
 pub struct Input {
     events: Receiver<Event>,
     /// Set once the end (or a read failure) was seen, so it is reported on every later call
@@ -64,33 +95,19 @@ pub struct Input {
 
 impl Input {
     /// Starts a thread that reads `reader` line by line until its end.
-    pub fn spawn<R: BufRead + Send + 'static>(mut reader: R) -> Input {
+    pub fn spawn<R: BufRead + Send + 'static>(reader: R) -> Input {
         let (sender, events) = channel();
-        thread::spawn(move || {
-            loop {
-                let mut bytes = Vec::new();
-                let mut limited = Read::take(&mut reader, MAX_LINE_BYTES as u64 + 1);
-                let event = match limited.read_until(b'\n', &mut bytes) {
-                    Ok(0) => Event::Eof,
-                    Ok(_) if bytes.len() > MAX_LINE_BYTES => {
-                        Event::Failed(format!("a line longer than {MAX_LINE_BYTES} bytes"))
-                    }
-                    Ok(_) => match String::from_utf8(bytes) {
-                        Ok(text) => Event::Line(Line {
-                            text: text.trim_end_matches(['\n', '\r']).to_owned(),
-                            at: Instant::now(),
-                        }),
-                        Err(_) => Event::Failed("a line that is not UTF-8 text".into()),
-                    },
-                    Err(error) => Event::Failed(format!("cannot read standard input: {error}")),
-                };
-                let last = !matches!(event, Event::Line(_));
-                // The receiver is gone only when the program is exiting: stop quietly.
-                if sender.send(event).is_err() || last {
-                    return;
-                }
-            }
-        });
+        thread::spawn(move || read(reader, &sender, false));
+        Input { events, end: None }
+    }
+
+    /// Reads all of `reader` at once, on this thread, a blank line standing for a pause of
+    /// the writer (the platform waiting for our reply): a wait with a deadline times out
+    /// there, a wait without one reads past it. So a run on it does not depend on timing
+    /// (the fuzz target reads its inputs this way).
+    pub fn read_all(reader: impl BufRead) -> Input {
+        let (sender, events) = channel();
+        read(reader, &sender, true);
         Input { events, end: None }
     }
 
@@ -115,6 +132,8 @@ impl Input {
             };
             let next = match event {
                 Ok(Event::Line(line)) if line.text.trim().is_empty() => continue,
+                Ok(Event::Pause) if deadline.is_some() => return Next::TimedOut,
+                Ok(Event::Pause) => continue,
                 Ok(Event::Line(line)) => return Next::Line(line),
                 Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => Next::Eof,
                 Ok(Event::Failed(why)) => Next::Failed(why),
@@ -151,6 +170,24 @@ mod tests {
         let mut input = Input::spawn(Cursor::new(long));
         assert!(matches!(input.next(Wait::Forever), Next::Failed(why) if why.contains("longer")));
         let mut input = Input::spawn(Cursor::new(vec![0xff, b'\n']));
+        assert!(matches!(input.next(Wait::Forever), Next::Failed(why) if why.contains("UTF-8")));
+    }
+
+    #[test]
+    fn input_read_at_once_has_its_pauses_at_blank_lines() {
+        let mut input = Input::read_all(Cursor::new("\n4 4 0 0\r\n-1 -1\n \n3 1\n\n\n"));
+        let mut next = |wait| match input.next(wait) {
+            Next::Line(line) => line.text,
+            other => format!("{other:?}"),
+        };
+        // A blank line is a pause: a wait with a deadline ends there, one without reads on.
+        assert_eq!(next(Wait::Forever), "4 4 0 0");
+        assert_eq!(next(Wait::For(Duration::ZERO)), "-1 -1");
+        assert_eq!(next(Wait::For(Duration::ZERO)), "TimedOut");
+        assert_eq!(next(Wait::Forever), "3 1");
+        assert_eq!(next(Wait::Forever), "Eof");
+        let mut input = Input::read_all(Cursor::new(vec![b'1', b'\n', 0xff, b'\n']));
+        assert!(matches!(input.next(Wait::Forever), Next::Line(_)));
         assert!(matches!(input.next(Wait::Forever), Next::Failed(why) if why.contains("UTF-8")));
     }
 

@@ -2,8 +2,9 @@
 //! games recorded in `docs/runs/` (positions, GTP sessions and Botzone inputs as the judge
 //! sends them, run directories), the cases of `tests/bad_input.rs`, and what our own
 //! programs answer to those inputs. `cargo run -p gravity4-fuzzing --example seeds`
-//! rewrites the same files (the engines' answers aside, which depend on the clock); the
-//! files the fuzzer adds are left alone.
+//! rewrites the same files (the engines' answers aside, which depend on the clock), or
+//! only those of the groups it names (`-- saiblo go`); the files the fuzzer adds are left
+//! alone.
 
 use std::path::{Path, PathBuf};
 
@@ -17,6 +18,21 @@ use reversi::protocol::gtp::Gtp;
 use reversi::protocol::{Player, botzone};
 use reversi::{Profile, Rule, Tuning};
 use serde_json::{Value, json};
+
+use go_engine::gmp::{GmpConfig, play_game};
+use go_engine::gtp::format_vertex;
+use go_engine::gtp::session::Session;
+use go_engine::player::Player as GoPlayer;
+use go_engine::point::{Color as GoColor, Move as GoMove};
+use go_engine::sgf::record::GameRecord;
+use gravity4::session;
+use gravity4_fuzzing::saiblo_reader;
+use gravity4_judge::games::Side;
+use gravity4_judge::games::connect4::{BoardSpec, Position as Connect4Position};
+use gravity4_judge::players::saiblo::{Form, message};
+use gravity4_saiblo::input::Input;
+use gravity4_saiblo::program::Program;
+use std::time::Duration;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -490,9 +506,247 @@ fn judge_files() {
     );
 }
 
+/// What the platform sends the Saiblo program in `form` over a game on `spec`, the
+/// program (as the target runs it) answering and the opponent playing the first open
+/// column of `columns` (a recorded game's) from its turn on; with the program's output
+/// (its `ok` first) for the judge's side.
+fn saiblo_session(spec: BoardSpec, form: Form, first: bool, columns: &[i32]) -> (String, Vec<u8>) {
+    let rules = Connect4;
+    let mut position = rules.start(&spec);
+    let us = if first { Side::First } else { Side::Second };
+    let mut input = format!("{} {} {} {}\n", spec.m, spec.n, spec.no_x, spec.no_y);
+    let mut output = Vec::new();
+    let mut columns = columns.iter().cycle();
+    let tell = |position: &Connect4Position| {
+        message(
+            form,
+            position.last(),
+            position.top(),
+            position.board_for(us),
+        )
+    };
+    while rules.end(&position).is_none() {
+        if rules.to_move(&position) == us {
+            // The platform waits for the answer: a blank line in the targets' input.
+            input += &tell(&position);
+            input += "\n";
+            session::reset();
+            let mut program = Program::new(saiblo_reader::settings(), true);
+            output.clear();
+            let result = program.play(Input::read_all(input.as_bytes()), &mut output);
+            let replies = saiblo_reader::replies(&output[6..]);
+            let &(x, y) = replies
+                .last()
+                .unwrap_or_else(|| panic!("no answer ({result:?}) to {input}"));
+            rules.play(
+                &mut position,
+                Point {
+                    x: x as i32,
+                    y: y as i32,
+                },
+            );
+        } else {
+            let mv = columns
+                .by_ref()
+                .find_map(|&c| position.drop_point(c))
+                .expect("an open column");
+            rules.play(&mut position, mv);
+        }
+    }
+    if rules.to_move(&position) == us {
+        // The platform tells the program the move that ended the game.
+        input += &tell(&position);
+    }
+    (input, output)
+}
+
+fn saiblo() {
+    let records = games("22-last-good-reply-200", 2);
+    for (k, record) in records.iter().enumerate() {
+        let (m, n, (no_x, no_y), columns) = connect4_game(record);
+        let spec = BoardSpec { m, n, no_x, no_y };
+        for (i, &(scheme, form)) in Form::SCHEMES.iter().enumerate() {
+            // Both seats over the nine forms; whole games in a few forms, their first
+            // moves (cut where the platform would wait) in the others.
+            let (input, output) = saiblo_session(spec, form, (i + k) % 2 == 0, &columns);
+            let input = if i % 3 == k {
+                input
+            } else {
+                let cut: String = input.split_inclusive('\n').take(8).collect();
+                cut
+            };
+            write("saiblo_reader", &format!("{scheme}-{k}"), input.as_bytes());
+            if i == 0 {
+                write("judge_saiblo", &format!("answers-{k}"), &output);
+            }
+        }
+    }
+    // saiblo/tests/errors.rs: what the program must refuse, one of each kind.
+    for (name, text) in [
+        ("bad-size", "3 9 0 0\n"),
+        ("blocked-off", "9 9 9 0\n"),
+        ("not-integers", "9 9 0 0\nx y\n"),
+        ("illegal-move", "9 9 0 0\n3 4\n"),
+        ("minus-one-late", "4 4 0 0\n3 1\n-1 -1\n"),
+        (
+            "contradiction",
+            "4 4 0 0\n3 1 4 4 4 4 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+        ),
+        (
+            "too-many",
+            "4 4 0 0\n-1 -1 4 4 4 4 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+        ),
+        ("cut-view", "4 4 0 0\n-1 -1\n4 4 4 4\n0 0 0\n"),
+    ] {
+        write("saiblo_reader", name, text.as_bytes());
+    }
+    let frame = |text: &[u8]| {
+        let mut v = (text.len() as u32).to_be_bytes().to_vec();
+        v.extend_from_slice(text);
+        v
+    };
+    let mut garbage = frame(b"ok");
+    garbage.extend(frame(b"3 4 5"));
+    garbage.extend(b"hello\n");
+    write("judge_saiblo", "garbage", &garbage);
+}
+
+/// The judge's set-up of a Go game and its first `plies` moves, as it sends them to a GTP
+/// engine, then a `genmove`.
+fn go_gtp_session(record: &GameRecord, plies: usize) -> String {
+    let size = record.size;
+    let mut s = format!(
+        "boardsize {size}\nclear_board\nkomi {}\n",
+        record.komi.unwrap_or(7.5)
+    );
+    let stones: Vec<String> = record
+        .setup
+        .iter()
+        .filter(|(c, _)| *c == GoColor::Black)
+        .map(|&(_, p)| format_vertex(GoMove::Play(p), size))
+        .collect();
+    if !stones.is_empty() {
+        s += &format!("set_free_handicap {}\n", stones.join(" "));
+    }
+    let moves = record.move_list();
+    for &(color, mv) in &moves[..plies.min(moves.len())] {
+        s += &format!("play {color} {}\n", format_vertex(mv, size));
+    }
+    let me = moves.get(plies).map_or(GoColor::Black, |&(c, _)| c);
+    s += &format!("time_settings 60 5 1\ntime_left {me} 59 0\ngenmove {me}\n");
+    s
+}
+
+fn go() {
+    let dir = root().join("go/tests/sgf");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
+        .collect();
+    files.sort();
+    for file in &files {
+        let name = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(file).unwrap();
+        write("go_sgf", &name, &bytes);
+        let Ok(record) = GameRecord::from_sgf(&bytes) else {
+            continue;
+        };
+        if record.size > 9 && name != "gnugo-printsgf-handicap" {
+            continue;
+        }
+        // The judge's sessions, and our engine's answers to them (what the judge reads).
+        let plies = record.move_list().len();
+        for (part, at) in [("opening", plies.min(3)), ("late", plies.saturating_sub(2))] {
+            let text = go_gtp_session(&record, at);
+            write("go_gtp", &format!("{name}-{part}"), text.as_bytes());
+            let mut out = Vec::new();
+            Session::new(&go_settings())
+                .run(text.as_bytes(), &mut out)
+                .unwrap();
+            write("judge_gtp_go", &format!("{name}-{part}"), &out);
+        }
+    }
+    let commands = "1 protocol_version\nname\nversion\n# a comment\n\n3 boardsize 7\n\
+                    4 boardsize 30\nknown_command genmove\nlist_commands\nkomi 6.5\n\
+                    fixed_handicap 2\nplay B d4\nplay white d4\nplay w C5\nshowboard\nundo\n\
+                    reg_genmove b\nkgs-genmove_cleanup w\nfinal_status_list dead\nfinal_score\n\
+                    printsgf\nfrobnicate\n7\nquit\nname\n";
+    write("go_gtp", "commands", commands.as_bytes());
+    let mut out = Vec::new();
+    Session::new(&go_settings())
+        .run(commands.as_bytes(), &mut out)
+        .unwrap();
+    write("judge_gtp_go", "commands", &out);
+
+    // GMP: what our engine as Black sends its opponent over a 9x9 game (GNU Go's side of
+    // the wire is the same protocol), read by our engine as White; and by one as Black.
+    for (name, size, head) in [("white-9x9", 9usize, 1u8), ("white-5x5", 5, 3)] {
+        let (to_white, from_black) = std::io::pipe().unwrap();
+        let (to_black, from_white) = std::io::pipe().unwrap();
+        let mut config = GmpConfig::new(size, GoColor::Black);
+        config.newgame_wait = Duration::ZERO;
+        config.linger = Duration::from_millis(200);
+        let black = std::thread::spawn(move || {
+            let mut player = GoPlayer::new(&go_settings(), size, 7.5).unwrap();
+            let mut sent = Vec::new();
+            let tee = Tee(from_black, &mut sent);
+            let _ = play_game(to_black, tee, &config, &mut player);
+            sent
+        });
+        let mut config = GmpConfig::new(size, GoColor::White);
+        config.linger = Duration::from_millis(200);
+        let mut player = GoPlayer::new(&go_settings(), size, 7.5).unwrap();
+        let white = play_game(to_white, from_white, &config, &mut player);
+        let sent = black.join().unwrap();
+        println!(
+            "gmp {name}: {} bytes, white: {:?}",
+            sent.len(),
+            white.map(|o| o.moves.len())
+        );
+        let mut input = vec![head];
+        input.extend(sent);
+        write("go_gmp", name, &input);
+    }
+}
+
+/// A writer that keeps a copy of what it writes.
+struct Tee<'a, W>(W, &'a mut Vec<u8>);
+
+impl<W: std::io::Write> std::io::Write for Tee<'_, W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let n = self.0.write(bytes)?;
+        self.1.extend_from_slice(&bytes[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// The Go engine's settings in the targets (a fixed playout count and seed).
+fn go_settings() -> go_engine::settings::Settings {
+    let mut settings = go_engine::settings::Settings::from_vars(|_| None).unwrap();
+    settings.playouts = Some(gravity4_fuzzing::go_gtp::PLAYOUTS);
+    settings.config.seed = Some(38);
+    settings
+}
+
+/// Every group of seeds, or those named on the command line (`-- saiblo go`).
 fn main() {
-    get_point();
-    reversi();
-    judge_worker();
-    judge_files();
+    let groups: [(&str, fn()); 6] = [
+        ("get_point", get_point),
+        ("reversi", reversi),
+        ("judge_worker", judge_worker),
+        ("judge_files", judge_files),
+        ("saiblo", saiblo),
+        ("go", go),
+    ];
+    let named: Vec<String> = std::env::args().skip(1).collect();
+    for (name, group) in groups {
+        if named.is_empty() || named.iter().any(|n| n == name) {
+            group();
+        }
+    }
 }

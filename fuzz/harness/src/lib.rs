@@ -9,26 +9,37 @@
 //!
 //! The readers:
 //! - [`get_point`]: the library's C ABI, `getPoint`/`clearPoint`;
+//! - [`saiblo_reader`]: the Saiblo program (the platform's messages in every form);
 //! - [`reversi_gtp`], [`reversi_botzone`]: the Reversi engine's two protocols;
-//! - [`judge_gtp`], [`judge_botzone`], [`judge_worker`]: what the judge reads back from
-//!   players (GTP answers, Botzone JSON, the library host's frames and the points they
-//!   carry);
+//! - [`go_gtp`], [`go_gmp`], [`go_sgf`]: the Go engine's two protocols and its files;
+//! - [`judge_gtp`], [`judge_gtp_go`], [`judge_botzone`], [`judge_saiblo`],
+//!   [`judge_worker`]: what the judge reads back from players (GTP answers with Reversi's
+//!   and Go's moves, Botzone JSON, Saiblo frames, the library host's frames and the points
+//!   they carry);
 //! - [`judge_files`]: the judge's own files, `run.json` and `games.jsonl`, as `report`,
 //!   `merge`, `status` and `--resume` read them.
 //!
-//! Not here yet: the Saiblo readers (the program's and the judge's framed answers), which
-//! are being rewritten.
+//! The Saiblo upload's Python reader (saiblo/package/main.py) is fuzzed with atheris by
+//! `fuzz/python/saiblo_main_py.py`, which replays its corpus itself (`tests/replay.rs`
+//! runs it).
 
 mod engine;
 pub mod get_point;
+mod go_engine;
+pub mod go_gmp;
+pub mod go_gtp;
+pub mod go_sgf;
 pub mod judge_botzone;
 pub mod judge_files;
 pub mod judge_gtp;
+pub mod judge_gtp_go;
+pub mod judge_saiblo;
 pub mod judge_worker;
 mod panics;
 mod referee;
 pub mod reversi_botzone;
 pub mod reversi_gtp;
+pub mod saiblo_reader;
 
 /// A target's body: takes the fuzzer's bytes, panics when the reader broke its promise.
 pub type Target = fn(&[u8]);
@@ -43,4 +54,10 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("judge_botzone", judge_botzone::run),
     ("judge_worker", judge_worker::run),
     ("judge_files", judge_files::run),
+    ("saiblo_reader", saiblo_reader::run),
+    ("judge_saiblo", judge_saiblo::run),
+    ("judge_gtp_go", judge_gtp_go::run),
+    ("go_sgf", go_sgf::run),
+    ("go_gtp", go_gtp::run),
+    ("go_gmp", go_gmp::run),
 ];

@@ -1,11 +1,14 @@
 //! Replays every file of `fuzz/corpus/TARGET/` through its target's function, on the
 //! stable toolchain: the fuzzers' corpora (seeds from real traffic and what libFuzzer kept
-//! for new coverage) as a regression suite. Also checks that the corpora, the fuzz targets
-//! and [`TARGETS`] name the same set, so no target goes unreplayed.
+//! for new coverage) as a regression suite. The Python targets (`fuzz/python/TARGET.py`,
+//! atheris) replay their own corpora with `--replay`, without atheris. Also checks that
+//! the corpora, the fuzz targets and [`TARGETS`] name the same set, so no target goes
+//! unreplayed.
 
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use gravity4_fuzzing::TARGETS;
 
@@ -25,9 +28,11 @@ fn names(dir: &Path, suffix: &str) -> BTreeSet<String> {
 #[test]
 fn targets_corpora_and_fuzz_targets_match() {
     let listed: BTreeSet<String> = TARGETS.iter().map(|(n, _)| n.to_string()).collect();
+    let python = names(&fuzz_dir().join("python"), ".py");
+    assert!(python.is_disjoint(&listed), "{python:?}");
     assert_eq!(
         names(&fuzz_dir().join("corpus"), ""),
-        listed,
+        listed.union(&python).cloned().collect(),
         "fuzz/corpus/"
     );
     assert_eq!(
@@ -61,4 +66,22 @@ fn every_corpus_file_keeps_its_targets_promise() {
          `cargo +nightly fuzz run TARGET FILE` under the fuzzer):\n  {}",
         failures.join("\n  ")
     );
+}
+
+#[test]
+fn every_python_corpus_file_keeps_its_targets_promise() {
+    for name in names(&fuzz_dir().join("python"), ".py") {
+        let script = fuzz_dir().join("python").join(format!("{name}.py"));
+        let output = Command::new("python3")
+            .arg(&script)
+            .arg("--replay")
+            .arg(fuzz_dir().join("corpus").join(&name))
+            .output()
+            .unwrap_or_else(|e| panic!("python3 {}: {e}", script.display()));
+        assert!(
+            output.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
 }

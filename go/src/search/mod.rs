@@ -82,6 +82,9 @@ pub struct Config {
     pub expand_visits: u32,
     /// A seed for reproducible searches (`None`: from the OS).
     pub seed: Option<u64>,
+    /// Playouts behind the dead stones and the final score ([`SCORE_PLAYOUTS`]; the fuzz
+    /// targets take fewer, so that an input that scores often stays quick).
+    pub score_playouts: u32,
 }
 
 impl Default for Config {
@@ -104,6 +107,7 @@ impl Default for Config {
             max_nodes: env("GO_MAX_NODES").unwrap_or(MAX_NODES),
             expand_visits: env("GO_EXPAND").unwrap_or(uct::EXPAND_VISITS),
             seed: None,
+            score_playouts: SCORE_PLAYOUTS,
         }
     }
 }
@@ -571,15 +575,16 @@ impl Engine {
     }
 
     /// The dead stones (GTP `final_status_list dead`): stones the opponent owns at the end of
-    /// most of [`SCORE_PLAYOUTS`] playouts from the current position, row by row.
+    /// most of [`Config::score_playouts`] playouts from the current position, row by row.
     pub fn dead_stones(&mut self) -> Vec<Point> {
-        let counts = self.ownership(SCORE_PLAYOUTS);
+        let playouts = self.config.score_playouts;
+        let counts = self.ownership(playouts);
         let board = self.game.board();
         board
             .points()
             .filter(|&i| {
                 crate::board::stone_color(board.at(i))
-                    .is_some_and(|c| 2 * counts[i][c.opponent().index()] > SCORE_PLAYOUTS)
+                    .is_some_and(|c| 2 * counts[i][c.opponent().index()] > playouts)
             })
             .map(|i| board.point(i))
             .collect()

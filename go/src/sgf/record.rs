@@ -305,6 +305,10 @@ impl GameRecord {
                 _ => return Err(RecordError::BothColors { node: id.index() }),
             }
         }
+        // Black's stones first, then White's, each in the file's order: the order
+        // `to_tree` writes them in (one AB, one AW), so that a record read, written and
+        // read again is the same record even when the file's setup spans several nodes.
+        game.setup.sort_by_key(|&(color, _)| color != Color::Black);
         Ok(game)
     }
 
@@ -430,6 +434,20 @@ mod tests {
         );
         assert_eq!(parse_move(&v(""), 21), Some(Move::Pass));
         assert_eq!(parse_move(&v("zz"), 19), None);
+    }
+
+    #[test]
+    fn setup_over_several_nodes_survives_writing() {
+        // Found by the fuzz target go_sgf: White's stone came before Black's in the record,
+        // and after writing (AB before AW) after it.
+        let sgf = b"(;SZ[9]AW[aa];AB[cc];B[ee])";
+        let game = GameRecord::from_sgf(sgf).unwrap();
+        assert_eq!(
+            game.setup,
+            [(Color::Black, p("cc")), (Color::White, p("aa"))]
+        );
+        let again = GameRecord::from_sgf(game.to_sgf().as_bytes()).unwrap();
+        assert_eq!(again, game);
     }
 
     #[test]

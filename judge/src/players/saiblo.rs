@@ -38,10 +38,10 @@ use crate::games::connect4::{BoardSpec, Connect4, Point, Position};
 use crate::games::{Game, Side};
 
 /// Longest answer frame accepted: `x y` needs a handful of bytes.
-const MAX_FRAME: usize = 64;
+pub const MAX_FRAME: usize = 64;
 
 /// The template's handshake, a frame of `ok`: accepted as a program's first frame.
-const HELLO: &[u8] = b"\0\0\0\x02ok";
+pub const HELLO: &[u8] = b"\0\0\0\x02ok";
 
 /// How long a frame that has begun like the handshake is given to complete before the move
 /// is asked (the template writes it in one go, so this is slack, not a wait).
@@ -113,7 +113,7 @@ impl Form {
 
 /// What the first bytes of `inbox` make: `Ok(Some((point, size)))` for a whole frame of
 /// `size` bytes, `Ok(None)` if more bytes are needed, `Err` if they cannot be a frame.
-fn parse_frame(inbox: &[u8]) -> Result<Option<(Point, usize)>, String> {
+pub fn parse_frame(inbox: &[u8]) -> Result<Option<(Point, usize)>, String> {
     let Some(len) = inbox.first_chunk::<4>() else {
         return Ok(None);
     };
