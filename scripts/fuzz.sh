@@ -144,11 +144,12 @@ for t in "${targets[@]}"; do
     if ((status != 0)); then
         failed+=("$t")
         # The run closed the target's stderr (-close_fd_mask): replay the input once with it
-        # open, so the log shows the panic message or the sanitizer's report in full.
+        # open, so the log shows the panic message or the sanitizer's report in full. A
+        # timeout's input hangs again on replay: a minute at most, or the script never ends.
         artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
         if [[ -n $artifact && -f $artifact ]]; then
             echo "--- replay of $artifact" >>"$log"
-            "${replay[@]}" "$artifact" >>"$log" 2>&1 || true
+            timeout --kill-after=5 60 "${replay[@]}" "$artifact" >>"$log" 2>&1 || true
         fi
         grep -E 'ERROR: |panicked at|SUMMARY: |Test unit written to' "$log" | head -20 >&2 || true
     fi
