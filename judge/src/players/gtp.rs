@@ -42,7 +42,7 @@ pub const SETUP_TIMEOUT: Duration = Duration::from_secs(10);
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
 
 /// The colour name GTP uses for a side (black moves first).
-fn colour(side: Side) -> &'static str {
+pub(super) fn colour(side: Side) -> &'static str {
     match side {
         Side::First => "black",
         Side::Second => "white",
@@ -129,6 +129,51 @@ pub fn read_reply<E>(
 /// The move in a `genmove` answer's text, in any case; `None` if it is not one.
 pub fn parse_genmove(text: &str) -> Option<Move> {
     text.trim().parse().ok()
+}
+
+/// The move a `genmove` exchange ended with: the engine's `?` and an answer that `parse`
+/// does not read as a move (`moves` says what would be one) are garbage.
+pub(super) fn genmove_answer<M>(
+    exchanged: Result<Reply, (String, Failure)>,
+    genmove: &str,
+    parse: impl Fn(&str) -> Option<M>,
+    moves: &str,
+) -> Result<M, Failure> {
+    match exchanged {
+        Ok(reply) if !reply.ok => Err(Failure::Garbage(format!(
+            "`{genmove}` answered `? {}`",
+            reply.text
+        ))),
+        Ok(reply) => parse(&reply.text).ok_or_else(|| {
+            Failure::Garbage(format!(
+                "`{genmove}` answered {:?}, not a move ({moves})",
+                preview(&reply.text)
+            ))
+        }),
+        Err((_, failure)) => Err(failure),
+    }
+}
+
+/// The engine is out of step or gone: it plays no further game.
+pub(super) fn abandon(pipes: &mut Pipes, program: &mut Result<Program, Fault>) {
+    pipes.close();
+    if let Ok(program) = program {
+        program.kill();
+    }
+    *program = Err(Fault::Load("the engine was stopped after a fault".into()));
+}
+
+/// Says `quit` and reads on until the engine closes its output (it exited) or the grace
+/// is over; dropping the program then kills whatever is left of its process group.
+pub(super) fn quit(pipes: &mut Pipes, program: &Result<Program, Fault>) {
+    if program.is_err() {
+        return;
+    }
+    pipes.send("quit\n");
+    let deadline = Instant::now() + QUIT_GRACE;
+    while pipes.read_more(deadline).is_ok() {
+        pipes.consume(usize::MAX);
+    }
 }
 
 /// A GTP engine in its own process.
@@ -226,11 +271,7 @@ impl GtpPlayer {
 
     /// The engine is out of step or gone: it plays no further game.
     fn abandon(&mut self) {
-        self.pipes.close();
-        if let Ok(program) = &mut self.program {
-            program.kill();
-        }
-        self.program = Err(Fault::Load("the engine was stopped after a fault".into()));
+        abandon(&mut self.pipes, &mut self.program);
     }
 }
 
@@ -311,19 +352,12 @@ impl Player<Reversi> for GtpPlayer {
         commands.push((genmove.clone(), OnError::Fail));
         let result = match self.pipes.unasked() {
             Some(failure) => Err(failure),
-            None => match self.exchange(&commands, start + limit) {
-                Ok(reply) if !reply.ok => Err(Failure::Garbage(format!(
-                    "`{genmove}` answered `? {}`",
-                    reply.text
-                ))),
-                Ok(reply) => parse_genmove(&reply.text).ok_or_else(|| {
-                    Failure::Garbage(format!(
-                        "`{genmove}` answered {:?}, not a move (a1..h8 or pass)",
-                        preview(&reply.text)
-                    ))
-                }),
-                Err((_, failure)) => Err(failure),
-            },
+            None => genmove_answer(
+                self.exchange(&commands, start + limit),
+                &genmove,
+                parse_genmove,
+                "a1..h8 or pass",
+            ),
         };
         let wall_ms = start.elapsed().as_secs_f64() * 1e3;
         // Read before a fault kills the engine.
@@ -365,16 +399,7 @@ impl Player<Reversi> for GtpPlayer {
 
 impl Drop for GtpPlayer {
     fn drop(&mut self) {
-        if self.program.is_err() {
-            return;
-        }
-        self.pipes.send("quit\n");
-        // Read on until the engine closes its output (it exited) or the grace is over;
-        // dropping the program then kills whatever is left of its process group.
-        let deadline = Instant::now() + QUIT_GRACE;
-        while self.pipes.read_more(deadline).is_ok() {
-            self.pipes.consume(usize::MAX);
-        }
+        quit(&mut self.pipes, &self.program);
     }
 }
 

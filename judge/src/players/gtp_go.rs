@@ -34,21 +34,13 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::gtp::{QUIT_GRACE, Reply, SETUP_TIMEOUT, read_reply};
+use super::gtp::{Reply, SETUP_TIMEOUT, abandon, colour, genmove_answer, quit, read_reply};
 use super::process::pipes::{Failure, Pipes};
 use super::process::{CpuMark, LogSink, ProcessSettings, Program};
-use super::{Answer, Fault, Player, preview, program_fault};
+use super::{Answer, Fault, Player, program_fault};
 use crate::clock::Clock;
 use crate::games::go::{Go, Move, Position, Setup};
 use crate::games::{Game, Side};
-
-/// GTP's name of a side's colour (Black is the first side).
-fn colour(side: Side) -> &'static str {
-    match side {
-        Side::First => "black",
-        Side::Second => "white",
-    }
-}
 
 /// Seconds as GTP's time commands take them: whole seconds rounded down from one up (an
 /// engine never hears of more time than it has), else the fraction (`0` for none).
@@ -289,11 +281,7 @@ impl GoGtpPlayer {
 
     /// The engine is out of step or gone: it plays no further game.
     fn abandon(&mut self) {
-        self.pipes.close();
-        if let Ok(program) = &mut self.program {
-            program.kill();
-        }
-        self.program = Err(Fault::Load("the engine was stopped after a fault".into()));
+        abandon(&mut self.pipes, &mut self.program);
     }
 }
 
@@ -372,19 +360,12 @@ impl Player<Go> for GoGtpPlayer {
         commands.push((genmove.clone(), Kind::Last));
         let result = match self.pipes.unasked() {
             Some(failure) => Err(failure),
-            None => match self.exchange(&commands, start + limit) {
-                Ok(reply) if !reply.ok => Err(Failure::Garbage(format!(
-                    "`{genmove}` answered `? {}`",
-                    reply.text
-                ))),
-                Ok(reply) => parse_genmove(&reply.text).ok_or_else(|| {
-                    Failure::Garbage(format!(
-                        "`{genmove}` answered {:?}, not a move (a vertex like D4, pass or resign)",
-                        preview(&reply.text)
-                    ))
-                }),
-                Err((_, failure)) => Err(failure),
-            },
+            None => genmove_answer(
+                self.exchange(&commands, start + limit),
+                &genmove,
+                parse_genmove,
+                "a vertex like D4, pass or resign",
+            ),
         };
         let wall_ms = start.elapsed().as_secs_f64() * 1e3;
         // Read before a fault kills the engine.
@@ -426,16 +407,7 @@ impl Player<Go> for GoGtpPlayer {
 
 impl Drop for GoGtpPlayer {
     fn drop(&mut self) {
-        if self.program.is_err() {
-            return;
-        }
-        self.pipes.send("quit\n");
-        // Read on until the engine closes its output (it exited) or the grace is over;
-        // dropping the program then kills whatever is left of its process group.
-        let deadline = Instant::now() + QUIT_GRACE;
-        while self.pipes.read_more(deadline).is_ok() {
-            self.pipes.consume(usize::MAX);
-        }
+        quit(&mut self.pipes, &self.program);
     }
 }
 
