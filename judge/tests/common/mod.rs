@@ -265,31 +265,24 @@ pub fn reversi_binary() -> PathBuf {
         .clone()
 }
 
-/// Builds our library's cdylib in this test binary's profile and returns its path.
+/// Builds our library's cdylib in release (`cargo build --release --lib -p gravity4`, the build
+/// the root crate's tests make too, so it is built once) and returns its path.
+///
+/// Not in this test binary's profile: `-p gravity4` alone resolves its dependencies' features
+/// apart from the workspace, and its rlib's name carries no hash, so building it into the
+/// profile directory the workspace's tests were built in replaces the rlib the other crates
+/// were compiled against, and the doc tests that run afterwards cannot load them.
 pub fn our_library() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.ancestors().nth(2).unwrap();
-    let target = profile_dir.parent().unwrap();
-    let profile = match profile_dir.file_name().unwrap().to_str().unwrap() {
-        "debug" => "dev",
-        other => other,
-    };
+    let target = exe.ancestors().nth(3).unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let status = Command::new(env!("CARGO"))
-        .args([
-            "build",
-            "--lib",
-            "-p",
-            "gravity4",
-            "--quiet",
-            "--profile",
-            profile,
-        ])
+        .args(["build", "--release", "--lib", "-p", "gravity4", "--quiet"])
         .arg("--target-dir")
         .arg(target)
         .current_dir(root)
         .status()
         .expect("run cargo build");
     assert!(status.success(), "building libgravity4.so failed");
-    profile_dir.join("libgravity4.so")
+    target.join("release").join("libgravity4.so")
 }
