@@ -260,11 +260,17 @@ impl<W: Write, P: GmpPlayer + ?Sized> Game<'_, W, P> {
                     self.link.send_command(Command::Answer(answer))?;
                 }
                 Command::Move(value) => {
-                    self.link.send_ok()?;
+                    let acked = self.link.send_ok();
                     if !self.agreed {
                         self.agree();
                     }
                     self.their_move(value)?;
+                    match acked {
+                        // GNU Go in --mode sgmp may exit as soon as it has sent the game's
+                        // last pass, before our acknowledgement reaches it.
+                        Err(GmpError::Closed) if self.game_over() => {}
+                        other => other?,
+                    }
                 }
                 Command::Undo(n) => {
                     self.link.send_ok()?;
@@ -356,13 +362,18 @@ impl<W: Write, P: GmpPlayer + ?Sized> Game<'_, W, P> {
                 Ok(None) | Err(GmpError::Closed) => return Ok(()),
                 Ok(Some(Event::Acked(_))) => {}
                 Ok(Some(Event::Command(command))) => {
-                    match command {
+                    let sent = match command {
                         Command::Query(query) => {
                             let answer = self.answer(query);
-                            self.link.send_command(Command::Answer(answer))?;
+                            self.link.send_command(Command::Answer(answer))
                         }
-                        Command::Extended(_) => self.link.send_command(Command::Deny)?,
-                        _ => self.link.send_ok()?,
+                        Command::Extended(_) => self.link.send_command(Command::Deny),
+                        _ => self.link.send_ok(),
+                    };
+                    match sent {
+                        // The game is over: the other side may go at any time.
+                        Err(GmpError::Closed) => return Ok(()),
+                        other => other?,
                     }
                     if self.link.idle() {
                         return Ok(());
@@ -463,9 +474,15 @@ impl<W: Write> Link<W> {
         if self.trace {
             eprintln!("gmp: sent {packet}");
         }
-        self.writer.write_all(&packet.encode())?;
-        self.writer.flush()?;
-        Ok(())
+        let written = self
+            .writer
+            .write_all(&packet.encode())
+            .and_then(|()| self.writer.flush());
+        match written {
+            // Writing to a pipe whose reader has gone: the other side closed the connection.
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(GmpError::Closed),
+            other => Ok(other?),
+        }
     }
 
     /// Sends a command that needs an acknowledgement (the previous one must have its own).
@@ -747,6 +764,40 @@ mod tests {
             assert_eq!(p.command, Command::Ok);
             assert_eq!(p.ack, self.seq, "the OK acknowledges our last command");
         }
+    }
+
+    #[test]
+    fn a_side_that_leaves_right_after_the_last_pass_ends_the_game_cleanly() {
+        // GNU Go in --mode sgmp exits as soon as it has sent the game's last pass: our
+        // acknowledgement then meets a closed pipe, and the game is over all the same.
+        let (our_reads, peer_writes) = io::pipe().unwrap();
+        let (peer_reads, our_writes) = io::pipe().unwrap();
+        let ours = thread::spawn(move || {
+            let mut p = ListPlayer::default();
+            play_game(our_reads, our_writes, &quick(9, Color::Black), &mut p)
+        });
+        let mut peer = Peer {
+            reader: peer_reads,
+            writer: peer_writes,
+            decoder: Decoder::new(),
+            seq: false,
+            his: false,
+        };
+        assert_eq!(peer.recv().command, Command::NewGame);
+        peer.ok();
+        let pass = encode_move(Color::Black, Move::Pass, 9).unwrap();
+        assert_eq!(peer.recv().command, Command::Move(pass));
+        // Gone before our OK can be written: this end of the pipe is closed first.
+        peer.reader = io::pipe().unwrap().0;
+        peer.send(Command::Move(
+            encode_move(Color::White, Move::Pass, 9).unwrap(),
+        ));
+        drop(peer);
+        let outcome = within(move || ours.join().unwrap()).expect("a finished game");
+        assert_eq!(
+            outcome.moves,
+            vec![(Color::Black, Move::Pass), (Color::White, Move::Pass)]
+        );
     }
 
     #[test]
