@@ -54,6 +54,10 @@ pub const MAX_NODES: usize = 1 << 21;
 /// Playouts behind [`Engine::dead_stones`] and [`Engine::final_score`].
 pub const SCORE_PLAYOUTS: u32 = 1000;
 
+/// How much lower a win rate than the pass's a move may have and still be played instead of
+/// passing while the opponent's dead stones are on the board.
+const PASS_MARGIN: f64 = 0.05;
+
 /// Playouts of a search given no limit at all.
 pub const DEFAULT_PLAYOUTS: u64 = 10_000;
 
@@ -356,19 +360,34 @@ impl Engine {
         if self.game.resigned().is_some() {
             return Move::Pass;
         }
-        // The opponent passed and the board as it stands wins: end the game.
+        // The opponent passed and the board as it stands wins: end the game, unless the
+        // opponent's dead stones are still on the board. Scored as it stands (Tromp-Taylor,
+        // as the judge and CGOS score), a dead stone is the opponent's point: capture first.
         let opponent_passed =
             matches!(self.game.moves().last(), Some(&(c, Move::Pass)) if c != color);
+        let mut dead_opponents = None;
         if opponent_passed && !cleanup && self.wins_as_is(color) {
-            return Move::Pass;
+            let dead = self.has_dead_stones(color.opponent());
+            if !dead {
+                return Move::Pass;
+            }
+            dead_opponents = Some(dead);
         }
         let start = Instant::now();
         self.prepare_tree(color);
-        let dead_opponents = cleanup && self.has_dead_stones(color.opponent());
-        self.prepare_root(color, dead_opponents);
+        if cleanup {
+            dead_opponents = Some(self.has_dead_stones(color.opponent()));
+        }
+        self.prepare_root(color, dead_opponents == Some(true));
         let reused_visits = self.tree.node(ROOT).visits;
         let playouts = self.run(color, limits);
-        let best = self.tree.best_child(ROOT).expect("the root has children");
+        let mut best = self.tree.best_child(ROOT).expect("the root has children");
+        if self.tree.node(best).mv == PASS
+            && dead_opponents.is_none()
+            && self.has_dead_stones(color.opponent())
+        {
+            best = self.instead_of_passing(best).unwrap_or(best);
+        }
         let node = *self.tree.node(best);
         let mut chosen = self.to_move(node.mv);
         let win_rate = node.mean();
@@ -399,6 +418,21 @@ impl Engine {
             elapsed: start.elapsed(),
         });
         chosen
+    }
+
+    /// The root's most visited move other than the pass, when the search chose to pass while
+    /// the opponent's dead stones are on the board: taking them costs nothing under area
+    /// scoring, and left there they count for the opponent. `None` (pass after all) when that
+    /// move's win rate is clearly below the pass's, as when the "dead" stones are in fact alive
+    /// (a seki the playouts misread) and playing in would lose.
+    fn instead_of_passing(&self, pass: NodeId) -> Option<NodeId> {
+        let child = self
+            .tree
+            .children(ROOT)
+            .filter(|&c| c != pass)
+            .max_by_key(|&c| (self.tree.node(c).visits, std::cmp::Reverse(c)))?;
+        let (move_rate, pass_rate) = (self.tree.node(child).mean(), self.tree.node(pass).mean());
+        (self.tree.node(child).visits > 0 && move_rate >= pass_rate - PASS_MARGIN).then_some(child)
     }
 
     /// The move of a node's `mv` field.
@@ -689,14 +723,16 @@ mod tests {
         setup(
             &mut e,
             &[
-                ".X.O.", //
-                ".X.O.", "XX.OO", "XXXXX", ".....",
+                ".XXO.", //
+                "X.XOO", "XXXO.", "X.XOO", ".XXO.",
             ],
             White,
         );
         e.play(White, Move::Pass).unwrap();
-        // Black: 9 stones + 2 + 5 points; White: 4 stones + 2 points; column 2 is nobody's.
-        assert_eq!(e.game().score(), 16.0 - 6.0 - 0.5);
+        // Both sides alive, so no dead stone to take first. Black: 11 stones + 4 eyes; White:
+        // 7 stones + 3 eyes.
+        assert!(e.dead_stones().is_empty());
+        assert_eq!(e.game().score(), 15.0 - 10.0 - 0.5);
         assert_eq!(e.genmove(Black, &Limits::playouts(100)), Move::Pass);
         assert!(e.game().is_over());
     }
@@ -797,6 +833,41 @@ mod tests {
         e.play(White, Move::Pass).unwrap();
         let mv = e.genmove_cleanup(Black, &Limits::playouts(500));
         assert_ne!(mv, Move::Pass);
+    }
+
+    /// The final position of the rules check's game 9-2-0 (docs/runs/go-vs-gnugo-37): GNU Go
+    /// (White) passed, and ours passed too with White's dead stone at C3 in its area, so the
+    /// judge scored B+0.5 where GNU Go's final_score said B+3.5.
+    #[test]
+    fn does_not_pass_while_the_opponents_dead_stones_are_on_the_board() {
+        let rows = [
+            "X.XOO.O..", //
+            ".XXO.O.O.",
+            "..XXO.O.O",
+            "XXXOOO.O.",
+            "..XXXOO.O",
+            ".XXXOOXOO",
+            ".XOXOOXXO",
+            ".X.XOXXXX",
+            "XXXXXX.X.",
+        ];
+        let dead = Point::new(2, 6);
+        let mut e = engine(9, 7.5, 21);
+        setup(&mut e, &rows, White);
+        assert_eq!(e.board().stone_at(dead), Some(White));
+        let mut black_moves = Vec::new();
+        loop {
+            e.play(White, Move::Pass).unwrap();
+            let mv = e.genmove(Black, &Limits::playouts(2000));
+            black_moves.push(mv);
+            if mv == Move::Pass || black_moves.len() == 4 {
+                break;
+            }
+        }
+        assert_ne!(black_moves[0], Move::Pass, "the dead stone is still there");
+        assert_eq!(black_moves.last(), Some(&Move::Pass), "{black_moves:?}");
+        assert_eq!(e.board().stone_at(dead), None, "{black_moves:?}");
+        assert_eq!(e.game().score(), 3.5, "GNU Go's final_score");
     }
 
     #[test]
