@@ -53,6 +53,12 @@ fn fixture(kind: &str, dir: &Path, mode: &str) -> String {
     )
 }
 
+/// The limit a move in these games: far above what the test programs need (milliseconds), so
+/// that a Python program starved of CPU by a match running beside the tests is not judged
+/// timed out before its first answer (seen at 2 s: 1.5-2 s a move for 0.1 s of CPU). The
+/// hanging programs cost this much each.
+const MOVE_LIMIT: Duration = Duration::from_secs(6);
+
 /// One game of `first` (black) against `second` on board `seed`, both freshly opened.
 fn game(first: &str, second: &str, seed: u64, logs: &Path) -> Outcome<Reversi> {
     let game = Reversi {
@@ -61,12 +67,7 @@ fn game(first: &str, second: &str, seed: u64, logs: &Path) -> Outcome<Reversi> {
     let setup = game.setup(seed);
     let mut a = open(first, logs);
     let mut b = open(second, logs);
-    referee::play(
-        &game,
-        &setup,
-        [a.as_mut(), b.as_mut()],
-        Duration::from_millis(2000),
-    )
+    referee::play(&game, &setup, [a.as_mut(), b.as_mut()], MOVE_LIMIT)
 }
 
 /// The moves replay legally from the game's opening to its end.
