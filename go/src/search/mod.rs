@@ -54,6 +54,15 @@ pub const MAX_NODES: usize = 1 << 21;
 /// Playouts behind [`Engine::dead_stones`] and [`Engine::final_score`].
 pub const SCORE_PLAYOUTS: u32 = 1000;
 
+/// The status playouts behind the check for dead stones made after a search chose to pass:
+/// a twentieth of the search's playouts (its time is spent after the move's budget, and
+/// the clock keeps back 5 % of it), at least 64 (or [`Config::score_playouts`] if fewer), at
+/// most [`Config::score_playouts`].
+fn after_search_playouts(search_playouts: u64, config: &Config) -> u32 {
+    let share = u32::try_from(search_playouts / 20).unwrap_or(u32::MAX);
+    share.clamp(64.min(config.score_playouts), config.score_playouts)
+}
+
 /// How much lower a win rate than the pass's a move may have and still be played instead of
 /// passing while the opponent's dead stones are on the board.
 const PASS_MARGIN: f64 = 0.05;
@@ -384,7 +393,10 @@ impl Engine {
         let mut best = self.tree.best_child(ROOT).expect("the root has children");
         if self.tree.node(best).mv == PASS
             && dead_opponents.is_none()
-            && self.has_dead_stones(color.opponent())
+            && self.has_dead_stones_by(
+                color.opponent(),
+                after_search_playouts(playouts, &self.config),
+            )
         {
             best = self.instead_of_passing(best).unwrap_or(best);
         }
@@ -611,7 +623,11 @@ impl Engine {
     /// The dead stones (GTP `final_status_list dead`): stones the opponent owns at the end of
     /// most of [`Config::score_playouts`] playouts from the current position, row by row.
     pub fn dead_stones(&mut self) -> Vec<Point> {
-        let playouts = self.config.score_playouts;
+        self.dead_stones_by(self.config.score_playouts)
+    }
+
+    /// [`Engine::dead_stones`] from `playouts` playouts.
+    fn dead_stones_by(&mut self, playouts: u32) -> Vec<Point> {
         let counts = self.ownership(playouts);
         let board = self.game.board();
         board
@@ -625,7 +641,12 @@ impl Engine {
     }
 
     fn has_dead_stones(&mut self, color: Color) -> bool {
-        self.dead_stones()
+        self.has_dead_stones_by(color, self.config.score_playouts)
+    }
+
+    /// [`Engine::has_dead_stones`] from `playouts` playouts.
+    fn has_dead_stones_by(&mut self, color: Color, playouts: u32) -> bool {
+        self.dead_stones_by(playouts)
             .iter()
             .any(|&p| self.game.board().stone_at(p) == Some(color))
     }
