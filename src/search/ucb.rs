@@ -25,8 +25,9 @@ const TABLE_SIZE: usize = 4096;
 /// Precomputed `1/2n`, `1/sqrt(n)` and `ln n` for small `n`.
 pub struct UcbTables {
     /// `[1/2n, 1/sqrt(n)]` side by side: the pair UCB1 reads per child is one look-up.
-    /// Half of `1/n` exactly (halving a float rounds nothing), so that a child's mean from its half points
-    /// is one product, bit for bit the `half_points * 0.5 * (1/n)` it stands for.
+    /// Half of `1/n` exactly (halving a float rounds nothing), so that a child's mean from
+    /// its half points is one product, bit for bit the `half_points * 0.5 * (1/n)` it
+    /// stands for.
     inv: Box<[[f32; 2]; TABLE_SIZE]>,
     ln: Box<[f32; TABLE_SIZE]>,
 }
