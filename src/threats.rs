@@ -193,11 +193,12 @@ pub struct ThreatPosition {
     landing: Lanes,
     /// At `col + PAD`: bit of the cell the stone after that lands on (0 if none).
     above: Lanes,
-    /// Four column masks in 16-bit lanes: lane `side` has bit `c` set iff column `c`'s
-    /// landing cell is a threat of `side`, lane `2 + side` the same for the cell above the
-    /// landing cell. Kept move by move with `cells`, so [`Self::tactics`] reads one word
+    /// Four column masks in 16-bit lanes: lane `2 * side` has bit `c` set iff column `c`'s
+    /// landing cell is a threat of `side`, lane `2 * side + 1` the same for the cell above
+    /// the landing cell. Kept move by move with `cells`, so [`Self::tactics`] reads one word
     /// instead of scanning every column (and reading back the column words the move just
-    /// wrote, which stalls store forwarding).
+    /// wrote, which stalls store forwarding); a side's two lanes side by side, so that one
+    /// rotation puts the side to move's first and the four masks are fixed shifts.
     on_cells: u64,
     /// `(1 << rows) - 1`, the board's rows, in every lane.
     rows_window: Window,
@@ -382,7 +383,7 @@ impl ThreatPosition {
         );
         let (landing, above) = (u64::from(landing), u64::from(above));
         let hits =
-            us & landing | (them & landing) << 16 | (us & above) << 32 | (them & above) << 48;
+            us & landing | (us & above) << 16 | (them & landing) << 32 | (them & above) << 48;
         let flags = ((hits + ROWS_CARRY) & LANE_BIT_12) >> 12;
         self.on_cells = self.on_cells & !(0x0001_0001_0001_0001 << col) | flags << col;
     }
@@ -420,11 +421,12 @@ impl ThreatPosition {
         // `update_landing`, whose cells change with the move.
         let hits = nonzero_lanes(add & self.landing.window(col), add & self.above.window(col));
         // Window lane i is column col + i - 3: the landing flags to bits 0..16, the above
-        // ones to 32..48, both moved to their columns at once (lanes left of column 0 fall
-        // off the low end or, for the above flags, into bits the mask clears).
-        let both = u64::from(hits & 0xFF) | u64::from(hits >> 8) << 32;
-        let columns = (both << col) >> 3 & 0x0000_FFFF_0000_FFFF;
-        self.on_cells |= columns << (16 * side);
+        // ones to 16..32, both moved to their columns at once (lanes left of column 0 fall
+        // off the low end or, for the above flags, into bits 12..16, which the mask clears:
+        // no column there).
+        let both = u64::from(hits & 0xFF) | u64::from(hits >> 8) << 16;
+        let columns = (both << col) >> 3 & 0x0FFF_0FFF;
+        self.on_cells |= columns << (32 * side);
     }
 
     /// The threat cells within three columns of `(row, col)` as a [`Window`] around `col`,
@@ -448,13 +450,13 @@ impl ThreatPosition {
     /// The side to move's immediate tactics.
     #[inline(always)]
     pub fn tactics(&self) -> Tactics {
-        let me = self.pos.to_move() as usize;
-        let them = me ^ 1;
+        // The side to move's two lanes first, the opponent's after them.
+        let flags = self.on_cells.rotate_right(32 * self.pos.to_move() as u32);
         Tactics {
-            wins: (self.on_cells >> (16 * me)) as u16,
-            must_block: (self.on_cells >> (16 * them)) as u16,
-            unsafe_moves: (self.on_cells >> (32 + 16 * them)) as u16,
-            spoils_own_threat: (self.on_cells >> (32 + 16 * me)) as u16,
+            wins: flags as u16,
+            spoils_own_threat: (flags >> 16) as u16,
+            must_block: (flags >> 32) as u16,
+            unsafe_moves: (flags >> 48) as u16,
             open: self.pos.open_columns(),
         }
     }

@@ -22,9 +22,12 @@ pub const MAX_PATH: usize = MAX_SIZE * MAX_SIZE + 1;
 /// and 12 square roots per tree level, more than the rest of the walk.
 const TABLE_SIZE: usize = 4096;
 
-/// Precomputed `1/n`, `1/sqrt(n)` and `ln n` for small `n`.
+/// Precomputed `1/2n`, `1/sqrt(n)` and `ln n` for small `n`.
 pub struct UcbTables {
-    /// `[1/n, 1/sqrt(n)]` side by side: the pair UCB1 reads per child is one look-up.
+    /// `[1/2n, 1/sqrt(n)]` side by side: the pair UCB1 reads per child is one look-up.
+    /// Half of `1/n` exactly (halving a float rounds nothing), so that a child's mean from
+    /// its half points is one product, bit for bit the `half_points * 0.5 * (1/n)` it
+    /// stands for.
     inv: Box<[[f32; 2]; TABLE_SIZE]>,
     ln: Box<[f32; TABLE_SIZE]>,
 }
@@ -44,20 +47,21 @@ impl UcbTables {
             ln: Box::new([0.0; TABLE_SIZE]),
         };
         for (i, (inv, ln)) in tables.inv.iter_mut().zip(tables.ln.iter_mut()).enumerate() {
-            *inv = [1.0 / n(i), 1.0 / n(i).sqrt()];
+            *inv = [0.5 * (1.0 / n(i)), 1.0 / n(i).sqrt()];
             *ln = n(i).ln();
         }
         tables
     }
 
-    /// `(1/n, 1/sqrt(n))`, from the table when `n` is small.
+    /// `(1/2n, 1/sqrt(n))`, from the table when `n` is small (`1/2n` as `0.5 * (1/n)`,
+    /// the same number: halving is exact).
     #[inline(always)]
-    pub fn inv_and_inv_sqrt(&self, n: u32) -> (f32, f32) {
+    pub fn half_inv_and_inv_sqrt(&self, n: u32) -> (f32, f32) {
         match self.inv.get(n as usize) {
-            Some(&[inv, inv_sqrt]) => (inv, inv_sqrt),
+            Some(&[half_inv, inv_sqrt]) => (half_inv, inv_sqrt),
             _ => {
                 let inv = 1.0 / n as f32;
-                (inv, inv.sqrt())
+                (0.5 * inv, inv.sqrt())
             }
         }
     }
@@ -96,8 +100,9 @@ pub fn select_child<const SKIP_LOSSES: bool>(
         if child.visits == 0 {
             return first + i as NodeId;
         }
-        let (inv, inv_sqrt) = tables.inv_and_inv_sqrt(child.visits);
-        let score = child.half_points as f32 * 0.5 * inv + scale * inv_sqrt;
+        let (half_inv, inv_sqrt) = tables.half_inv_and_inv_sqrt(child.visits);
+        // `half_points * 0.5 * inv` in one product: both round the same exact value.
+        let score = child.half_points as f32 * half_inv + scale * inv_sqrt;
         if score > best_score {
             best_score = score;
             best = first + i as NodeId;
@@ -137,6 +142,23 @@ mod tests {
         child.visits = visits;
         child.half_points = half_points;
         tree
+    }
+
+    /// A child's mean as one product with the table's `1/2n` is bit for bit the
+    /// `half_points * 0.5 * (1/n)` the search computed before (issue 39: same play).
+    #[test]
+    fn the_half_inverse_gives_the_same_means_bit_for_bit() {
+        let tables = UcbTables::new();
+        for n in (1..3 * TABLE_SIZE as u32).chain([1 << 20, 123_457, u32::MAX]) {
+            let (half_inv, _) = tables.half_inv_and_inv_sqrt(n);
+            let inv = 1.0 / n as f32;
+            let twice = n.saturating_mul(2);
+            for half_points in [0, 1, 3, n / 3, n, twice - 1, twice] {
+                let old = half_points as f32 * 0.5 * inv;
+                let new = half_points as f32 * half_inv;
+                assert_eq!(old.to_bits(), new.to_bits(), "{half_points} / {n}");
+            }
+        }
     }
 
     #[test]
