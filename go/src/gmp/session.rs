@@ -729,6 +729,16 @@ mod tests {
     }
 
     impl Peer {
+        /// A peer at the start of a session: no command sent or received yet.
+        fn new(reader: PipeReader, writer: PipeWriter) -> Peer {
+            Peer {
+                reader,
+                writer,
+                decoder: Decoder::new(),
+                seq: false,
+                his: false,
+            }
+        }
         fn send(&mut self, command: Command) -> Packet {
             self.seq = !self.seq;
             let p = Packet {
@@ -776,13 +786,7 @@ mod tests {
             let mut p = ListPlayer::default();
             play_game(our_reads, our_writes, &quick(9, Color::Black), &mut p)
         });
-        let mut peer = Peer {
-            reader: peer_reads,
-            writer: peer_writes,
-            decoder: Decoder::new(),
-            seq: false,
-            his: false,
-        };
+        let mut peer = Peer::new(peer_reads, peer_writes);
         assert_eq!(peer.recv().command, Command::NewGame);
         peer.ok();
         let pass = encode_move(Color::Black, Move::Pass, 9).unwrap();
@@ -817,13 +821,7 @@ mod tests {
             (outcome, p)
         });
         let peer = thread::spawn(move || {
-            let mut peer = Peer {
-                reader: peer_reads,
-                writer: peer_writes,
-                decoder: Decoder::new(),
-                seq: false,
-                his: false,
-            };
+            let mut peer = Peer::new(peer_reads, peer_writes);
             // A command sent twice (our OK "lost") while we are idle: acknowledged twice,
             // obeyed once.
             let newgame = peer.send(Command::NewGame);
