@@ -374,31 +374,36 @@ impl Engine {
         // as the judge and CGOS score), a dead stone is the opponent's point: capture first.
         let opponent_passed =
             matches!(self.game.moves().last(), Some(&(c, Move::Pass)) if c != color);
+        // Whether the opponent has dead stones on the board, once estimated.
         let mut dead_opponents = None;
         if opponent_passed && !cleanup && self.wins_as_is(color) {
-            let dead = self.has_dead_stones(color.opponent());
-            if !dead {
+            if !self.has_dead_stones(color.opponent()) {
                 return Move::Pass;
             }
-            dead_opponents = Some(dead);
+            dead_opponents = Some(true);
         }
         let start = Instant::now();
         self.prepare_tree(color);
         if cleanup {
             dead_opponents = Some(self.has_dead_stones(color.opponent()));
         }
-        self.prepare_root(color, dead_opponents == Some(true));
+        // Cleaning up, the pass is not among the root's moves while dead stones remain (KGS's
+        // rule); otherwise the search may choose it, and the choice is weighed below.
+        self.prepare_root(color, cleanup && dead_opponents == Some(true));
         let reused_visits = self.tree.node(ROOT).visits;
         let playouts = self.run(color, limits);
         let mut best = self.tree.best_child(ROOT).expect("the root has children");
-        if self.tree.node(best).mv == PASS
-            && dead_opponents.is_none()
-            && self.has_dead_stones_by(
-                color.opponent(),
-                after_search_playouts(playouts, &self.config),
-            )
-        {
-            best = self.instead_of_passing(best).unwrap_or(best);
+        if self.tree.node(best).mv == PASS && !cleanup {
+            let dead = match dead_opponents {
+                Some(known) => known,
+                None => self.has_dead_stones_by(
+                    color.opponent(),
+                    after_search_playouts(playouts, &self.config),
+                ),
+            };
+            if dead {
+                best = self.instead_of_passing(best).unwrap_or(best);
+            }
         }
         let node = *self.tree.node(best);
         let mut chosen = self.to_move(node.mv);
