@@ -377,7 +377,7 @@ impl Engine {
         // Whether the opponent has dead stones on the board, once estimated.
         let mut dead_opponents = None;
         if opponent_passed && !cleanup && self.wins_as_is(color) {
-            if !self.has_dead_stones(color.opponent()) {
+            if !self.has_dead_stones(color.opponent(), self.config.score_playouts) {
                 return Move::Pass;
             }
             dead_opponents = Some(true);
@@ -385,7 +385,8 @@ impl Engine {
         let start = Instant::now();
         self.prepare_tree(color);
         if cleanup {
-            dead_opponents = Some(self.has_dead_stones(color.opponent()));
+            dead_opponents =
+                Some(self.has_dead_stones(color.opponent(), self.config.score_playouts));
         }
         // Cleaning up, the pass is not among the root's moves while dead stones remain (KGS's
         // rule); otherwise the search may choose it, and the choice is weighed below.
@@ -396,7 +397,7 @@ impl Engine {
         if self.tree.node(best).mv == PASS && !cleanup {
             let dead = match dead_opponents {
                 Some(known) => known,
-                None => self.has_dead_stones_by(
+                None => self.has_dead_stones(
                     color.opponent(),
                     after_search_playouts(playouts, &self.config),
                 ),
@@ -645,12 +646,8 @@ impl Engine {
             .collect()
     }
 
-    fn has_dead_stones(&mut self, color: Color) -> bool {
-        self.has_dead_stones_by(color, self.config.score_playouts)
-    }
-
-    /// [`Engine::has_dead_stones`] from `playouts` playouts.
-    fn has_dead_stones_by(&mut self, color: Color, playouts: u32) -> bool {
+    /// True when `color` has stones that `playouts` status playouts call dead.
+    fn has_dead_stones(&mut self, color: Color, playouts: u32) -> bool {
         self.dead_stones_by(playouts)
             .iter()
             .any(|&p| self.game.board().stone_at(p) == Some(color))
