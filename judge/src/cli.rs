@@ -116,7 +116,8 @@ pub struct MatchArgs {
 pub struct RoundRobinArgs {
     /// Players (at least two): `LIB.so`, `saiblo:CMD ARGS...` (or another
     /// `saiblo-*:` form), or for Reversi `gtp:CMD ARGS...` / `botzone:CMD
-    /// ARGS...`, each with an optional `@KEY=VALUE,...` environment.
+    /// ARGS...`, for Go `gtp:CMD ARGS...`, each with an optional `@KEY=VALUE,...`
+    /// environment.
     #[arg(required = true, num_args = 2..)]
     pub libs: Vec<PathBuf>,
     #[command(flatten)]
@@ -128,7 +129,8 @@ pub struct RoundRobinArgs {
 pub struct GauntletArgs {
     /// The player under test: `LIB.so` or `saiblo:CMD ARGS...` (or another
     /// `saiblo-*:` form), or for Reversi `gtp:CMD ARGS...` / `botzone:CMD
-    /// ARGS...`, with an optional `@KEY=VALUE,...` environment.
+    /// ARGS...`, for Go `gtp:CMD ARGS...`, with an optional `@KEY=VALUE,...`
+    /// environment.
     pub lib: PathBuf,
     /// Opponents: players, or directories (every *.so, numbered files in numeric order).
     #[arg(long, required = true, num_args = 1..)]
