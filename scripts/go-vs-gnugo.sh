@@ -57,9 +57,16 @@ import json, os, subprocess, sys
 from collections import Counter
 
 dir, gnugo, rules, engine = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4]
+# Everything the check says goes to the terminal and to score-check.txt, so that the run's
+# directory keeps the whole verdict beside its log.
+report = []
+def say(line):
+    print(line)
+    report.append(line)
+
 games = [json.loads(l) for l in open(os.path.join(dir, "games.jsonl")) if l.strip()]
 by = Counter(g["termination"] for g in games)
-print(f"games: {len(games)} ({', '.join(f'{t} {n}' for t, n in sorted(by.items()))})")
+say(f"games: {len(games)} ({', '.join(f'{t} {n}' for t, n in sorted(by.items()))})")
 
 # Verdicts: an illegal move, a refused `play` (the engine would not accept its opponent's
 # legal move), anything else that is not the rules' end.
@@ -70,9 +77,9 @@ other = [g for g in games
 def who(g):
     return g["first"] if g.get("loser") == "first" else g["second"]
 for title, group in (("illegal moves", illegal), ("refused moves", refused), ("other verdicts", other)):
-    print(f"{title}: {len(group)}")
+    say(f"{title}: {len(group)}")
     for g in group:
-        print(f"  {g['id']}: {who(g)} lost by {g['termination']}: {g.get('detail', '')}")
+        say(f"  {g['id']}: {who(g)} lost by {g['termination']}: {g.get('detail', '')}")
 
 def margin(result):
     """Black's margin of a result: the judge writes `B+2`, `W+0.5` and `Draw`, GNU Go
@@ -112,10 +119,10 @@ for k, (g, f) in enumerate(present):
         agree += 1
     else:
         mismatches.append(f"{g['id']}: judge {ours}, GNU Go final_score {theirs} ({f})")
-print(f"SGF: {len(present) - len(refused_sgf)} of {len(games)} loaded by GNU Go"
+say(f"SGF: {len(present) - len(refused_sgf)} of {len(games)} loaded by GNU Go"
       + (f"; missing: {', '.join(missing)}" if missing else ""))
 for r in refused_sgf:
-    print(f"  loadsgf refused {r}")
+    say(f"  loadsgf refused {r}")
 # Our engine loads every file too (its answer to loadsgf is the side to move).
 if os.access(engine, os.X_OK):
     script = "".join(f"loadsgf {os.path.abspath(f)}\n" for g, f in present)
@@ -127,17 +134,16 @@ if os.access(engine, os.X_OK):
     for (g, f), answer in zip(present, ours):
         if not answer.startswith("="):
             refused_sgf.append(f"{g['id']} (go-engine): {answer}")
-            print(f"  go-engine loadsgf refused {g['id']}: {answer}")
-    print(f"SGF: {sum(a.startswith('=') for a in ours)} of {len(games)} loaded by {engine}")
+            say(f"  go-engine loadsgf refused {g['id']}: {answer}")
+    say(f"SGF: {sum(a.startswith('=') for a in ours)} of {len(games)} loaded by {engine}")
 else:
-    print(f"SGF: not loaded into our engine ({engine} not found)")
+    say(f"SGF: not loaded into our engine ({engine} not found)")
 share = 100.0 * agree / scored if scored else 100.0
-print(f"score check: {agree} of {scored} games ended by two passes agree ({share:.1f} %)")
+say(f"score check: {agree} of {scored} games ended by two passes agree ({share:.1f} %)")
 for m in mismatches:
-    print(f"  mismatch {m}")
+    say(f"  mismatch {m}")
 with open(os.path.join(dir, "score-check.txt"), "w") as f:
-    f.write(f"{agree} of {scored} agree ({share:.1f} %)\n")
-    f.writelines(m + "\n" for m in mismatches)
+    f.writelines(line + "\n" for line in report)
 print(f"written to {os.path.join(dir, 'score-check.txt')}")
 ok = not illegal and not refused and not missing and not refused_sgf and share >= 98.0
 sys.exit(0 if ok else 1)
