@@ -4,8 +4,8 @@
 //! that is the only move) until the result, stops the judge and writes what it showed
 //! into the DOM; this test checks that against the game the judge saved, replayed by the
 //! judge's rules. Connect-4 against a library that takes 200 ms a move, Reversi against
-//! the `reversi` program over GTP, Go against GNU Go over GTP (the page places its first
-//! six stones, then passes until the game ends).
+//! the `reversi` program over GTP, Go against GNU Go and against our `go-engine` over GTP
+//! (the page places its first six stones, then passes until the game ends).
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -314,14 +314,28 @@ fn a_whole_go_game_against_gnugo_through_the_page_in_headless_chromium() {
         return;
     }
     let ai = "gtp:/usr/games/gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead --positional-superko --seed 1";
+    whole_go_game_through_the_page(ai, "gnugo");
+}
+
+/// The same against our own engine (`go-engine gtp`, 50 ms a move): it has to capture the
+/// page's six stones, which the page leaves to it, before it passes, so the game is longer.
+#[test]
+fn a_whole_go_game_against_go_engine_through_the_page_in_headless_chromium() {
+    let ai = format!("gtp:{} gtp --move-ms 50", common::go_engine().display());
+    whole_go_game_through_the_page(&ai, "go-engine");
+}
+
+/// Plays a 9x9 game on the page against `ai` (named `name` by the judge): six stones, then
+/// passes until the game ends by two passes or a resignation.
+fn whole_go_game_through_the_page(ai: &str, name: &str) {
     let (shown, g) =
         play_through_the_page::<Go>(ai, &["--game", "go", "--size", "9", "--seed", "5"]);
-    assert_eq!(g.second, "gnugo");
+    assert_eq!(g.second, name);
     let vertex = |cell: Option<(i32, i32)>| match cell {
         Some((row, col)) => go::Move::Play { col, row: 8 - row }.to_string(),
         None => "pass".into(),
     };
-    // Six stones, then passes: GNU Go ends the game by passing back, or resigns.
+    // Six stones, then passes: the AI ends the game by passing back, or resigns.
     let six_then_pass = |turn: usize, legal: &[(i32, i32)]| match turn {
         0..6 => legal.first().copied(),
         _ => None,

@@ -248,21 +248,38 @@ pub fn autotest_json(dom: &str) -> serde_json::Value {
 /// of the tests' own (so the build never waits on the cargo running the tests).
 pub fn reversi_binary() -> PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-            let target = root.join("target").join("judge-tests");
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let status = std::process::Command::new(cargo)
-                .args(["build", "--release", "-q", "-p", "reversi", "--target-dir"])
-                .arg(&target)
-                .current_dir(root)
-                .status()
-                .expect("run cargo build -p reversi");
-            assert!(status.success(), "building the reversi program failed");
-            target.join("release").join("reversi")
-        })
-        .clone()
+    BUILT.get_or_init(|| release_binary("reversi")).clone()
+}
+
+/// Our Go engine, `go-engine`, built as [`reversi_binary`] is.
+pub fn go_engine() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| release_binary("go-engine")).clone()
+}
+
+/// Builds the workspace package `package`, whose binary has the same name, in release into
+/// `target/judge-tests`, and returns the binary's path.
+fn release_binary(package: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let target = root.join("target").join("judge-tests");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = std::process::Command::new(cargo)
+        .args([
+            "build",
+            "--release",
+            "-q",
+            "-p",
+            package,
+            "--bin",
+            package,
+            "--target-dir",
+        ])
+        .arg(&target)
+        .current_dir(root)
+        .status()
+        .unwrap_or_else(|e| panic!("run cargo build -p {package}: {e}"));
+    assert!(status.success(), "building {package} failed");
+    target.join("release").join(package)
 }
 
 /// Builds our library's cdylib in release (`cargo build --release --lib -p gravity4`, the build
