@@ -34,8 +34,10 @@ fn gnugo_missing() -> bool {
     )
 }
 
-/// A player from its command-line form, logging into `logs/NAME.log`.
-fn open(arg: &str, logs: &Path) -> (Box<dyn Player<Go>>, PathBuf) {
+/// Player `arg` from its command-line form, logging into `logs/NAME-SIDE.log`: one file a
+/// side, since both sides are often the same fixture, whose two logs under one name would
+/// write over each other.
+fn open(arg: &str, logs: &Path, side: &str) -> (Box<dyn Player<Go>>, PathBuf) {
     let spec = PlayerSpec::parse(Path::new(arg)).unwrap();
     spec.check().unwrap();
     let settings = ProcessSettings {
@@ -43,7 +45,7 @@ fn open(arg: &str, logs: &Path) -> (Box<dyn Player<Go>>, PathBuf) {
         memory_limit_mb: 512,
     };
     let name = spec.base_name().replace(['/', '#', ' '], "_");
-    let path = logs.join(format!("{name}.log"));
+    let path = logs.join(format!("{name}-{side}.log"));
     let log = Arc::new(LogSink::open(&path, 1 << 20).unwrap());
     (spec.open_go(&settings, log), path)
 }
@@ -68,8 +70,8 @@ fn game(
 ) -> (Outcome<Go>, [String; 2]) {
     let go = Go { rules };
     let setup = go.setup(5);
-    let (mut a, a_log) = open(black, logs);
-    let (mut b, b_log) = open(white, logs);
+    let (mut a, a_log) = open(black, logs, "black");
+    let (mut b, b_log) = open(white, logs, "white");
     let outcome = referee::play_on_clock(&go, &setup, [a.as_mut(), b.as_mut()], limit, clock);
     // Dropping the players quits them, so their logs are whole.
     drop((a, b));
