@@ -31,18 +31,17 @@ scripts/speed-vs.sh "$commit" 0 >&2
 out=target/speed-vs
 for which in old new; do
     for p in $positions; do
+        bench=("$out/$which" --fixed --profiles strong --position "$p")
         if ((cache)); then
             valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes \
-                --cachegrind-out-file="$out/cachegrind.$which.$p" \
-                "$out/$which" --fixed --profiles strong --position "$p" \
+                --cachegrind-out-file="$out/cachegrind.$which.$p" "${bench[@]}" \
                 > /dev/null 2> "$out/cachegrind.$which.$p.txt"
-            continue
+        else
+            valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.$which.$p" \
+                "${bench[@]}" > "$out/fixed.$which.$p" 2> /dev/null
+            callgrind_annotate --inclusive=yes "$out/callgrind.$which.$p" \
+                > "$out/inclusive.$which.$p" 2> /dev/null
         fi
-        valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.$which.$p" \
-            "$out/$which" --fixed --profiles strong --position "$p" \
-            > "$out/fixed.$which.$p" 2> /dev/null
-        callgrind_annotate --inclusive=yes "$out/callgrind.$which.$p" \
-            > "$out/inclusive.$which.$p" 2> /dev/null
     done
 done
 if ((cache)); then
