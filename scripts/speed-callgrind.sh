@@ -12,7 +12,9 @@
 # iteration of the default search (`api::search`, 20 000 iterations), per ply of the plain
 # tactical playout (`api::tactical`), per ply of the default's playout with its learned
 # policies (`api::learned_playout`, the draws and bookkeeping included), per update of
-# the learned policies (`api::learn`, once per playout), and new/old for each.
+# the learned policies (`api::learn`, once per playout), and new/old for each; then new's
+# iteration by part (the policy update, the threat-sequence search, the code of each
+# source file inlined into the search, the rest).
 #
 # --cache runs `valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes` on the same
 # commands instead and prints per position the whole run's instructions, data reads and
@@ -41,6 +43,8 @@ for which in old new; do
                 "${bench[@]}" > "$out/fixed.$which.$p" 2> /dev/null
             callgrind_annotate --inclusive=yes "$out/callgrind.$which.$p" \
                 > "$out/inclusive.$which.$p" 2> /dev/null
+            callgrind_annotate --inclusive=yes --tree=calling "$out/callgrind.$which.$p" \
+                > "$out/calling.$which.$p" 2> /dev/null
         fi
     done
 done
@@ -117,4 +121,46 @@ for p in positions:
     old, new = measure("old", p), measure("new", p)
     cells = "".join(f"{old[n]:>12.1f} {new[n]:>10.1f} {new[n] / old[n]:>6.3f}" for n in names)
     print(f"{p:<9}" + cells)
+
+# Where new's iteration goes. In `--tree=calling` output each "*" line is the inclusive
+# cost of one source file's code inlined into `api::search`, followed by the functions that
+# code calls (">" lines): a file's own part is the first less the second, and the called
+# functions that matter are parts of their own.
+CALLED = ["Learned::learn", "threat_sequence::attack"]
+FILES = ["learned.rs", "threats.rs", "position.rs", "ucb.rs", "playout.rs"]
+
+def parts(path):
+    star = re.compile(r"\s*([\d,]+) \([ \d.]+%\)  \*  (\S+):speed::api::search( \[.*\])?$")
+    call = re.compile(r"\s*([\d,]+) \([ \d.]+%\)  >   [^:]+:(\S+) \(")
+    cost, block = {}, None
+    for line in open(path):
+        if m := star.match(line):
+            block = m.group(2).rsplit("/", 1)[-1]
+            if m.group(2).endswith("benches/speed/api.rs") and not m.group(3):
+                cost["iteration"] = int(m.group(1).replace(",", ""))
+                block = None
+            else:
+                cost[block] = cost.get(block, 0) + int(m.group(1).replace(",", ""))
+        elif block and (m := call.match(line)):
+            n = int(m.group(1).replace(",", ""))
+            cost[block] -= n
+            name = next((c for c in CALLED if m.group(2).endswith(c)), None)
+            if name:
+                cost[name] = cost.get(name, 0) + n
+        elif not line.strip():
+            block = None
+    return cost
+
+print()
+print("new: instructions per iteration by part (callgrind_annotate --tree=calling)")
+table = {p: parts(f"{out}/calling.new.{p}") for p in positions}
+print(f"{'part':<26}" + "".join(f"{p:>16}" for p in positions))
+for name in CALLED + FILES + ["rest", "iteration"]:
+    cells = ""
+    for p in positions:
+        cost = table[p]
+        whole = cost["iteration"]
+        n = cost.get(name, 0) if name != "rest" else whole - sum(cost.get(k, 0) for k in CALLED + FILES)
+        cells += f"{n / WORK:>9.0f} ({100 * n / whole:>3.0f} %)"
+    print(f"{name:<26}" + cells)
 PY
