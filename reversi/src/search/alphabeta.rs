@@ -57,6 +57,35 @@ struct Entry {
     generation: u8,
 }
 
+/// A position's table identity and slot.
+struct TableKey {
+    own: u64,
+    opp: u64,
+    last: u8,
+    index: usize,
+}
+
+impl TableKey {
+    fn of(pos: &Position, table_bits: u32) -> TableKey {
+        let (own, opp, last) = (pos.own(), pos.opp(), endgame::last_code(pos));
+        let index = endgame::slot(own, opp, last, table_bits);
+        TableKey {
+            own,
+            opp,
+            last,
+            index,
+        }
+    }
+}
+
+/// What a table probe found.
+enum Probe {
+    /// A stored score settles the node.
+    Cutoff(i32),
+    /// The stored best move to try first (64: none).
+    Hint(u8),
+}
+
 /// Square classes for cheap ordering: corners first, X-squares last.
 const SQUARE_ORDER: [u8; 64] = {
     let table: [[u8; 8]; 8] = [
@@ -147,13 +176,7 @@ impl AlphaBeta {
 
     /// Fail-soft principal-variation search to `depth` plies (passes are free).
     fn search(&mut self, pos: &Position, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CLOCK_EVERY)
-            && (Instant::now() >= self.deadline || self.nodes >= self.node_limit)
-        {
-            self.aborted = true;
-        }
-        if self.aborted {
+        if self.out_of_budget() {
             return 0;
         }
         let mask = pos.move_mask();
@@ -166,27 +189,73 @@ impl AlphaBeta {
         if depth == 0 {
             return heuristic::evaluate_with_moves(pos, mask, &self.weights);
         }
-        let (own, opp, last) = (pos.own(), pos.opp(), endgame::last_code(pos));
-        let index = endgame::slot(own, opp, last, self.table_bits);
-        let mut hint = 64u8;
-        let e = self.table[index];
-        if e.own == own && e.opp == opp && e.last == last {
-            hint = e.best;
-            if u32::from(e.depth) >= depth {
-                let v = i32::from(e.value);
-                match e.bound {
-                    EXACT => return v,
-                    LOWER if v >= beta => return v,
-                    UPPER if v <= alpha => return v,
-                    LOWER => alpha = alpha.max(v),
-                    _ => beta = beta.min(v),
-                }
-                if alpha >= beta {
-                    return v;
-                }
+        let key = TableKey::of(pos, self.table_bits);
+        let hint = match self.probe(&key, depth, &mut alpha, &mut beta) {
+            Probe::Cutoff(v) => return v,
+            Probe::Hint(hint) => hint,
+        };
+        let alpha_in = alpha;
+        let (best, best_sq) = self.search_moves(pos, mask, depth, hint, alpha, beta);
+        if self.aborted {
+            return 0;
+        }
+        let bound = if best >= beta {
+            LOWER
+        } else if best <= alpha_in {
+            UPPER
+        } else {
+            EXACT
+        };
+        self.store(&key, depth, best, bound, best_sq);
+        best
+    }
+
+    /// Counts a node and says whether the search must stop (the clock, read every
+    /// [`CLOCK_EVERY`] nodes, or the node limit ran out, now or earlier).
+    fn out_of_budget(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CLOCK_EVERY)
+            && (Instant::now() >= self.deadline || self.nodes >= self.node_limit)
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Looks `key` up in the table: a stored score that settles the node at `depth`, or the
+    /// stored best move as a hint (64: none), with the window narrowed by a stored bound.
+    fn probe(&self, key: &TableKey, depth: u32, alpha: &mut i32, beta: &mut i32) -> Probe {
+        let e = self.table[key.index];
+        if !(e.own == key.own && e.opp == key.opp && e.last == key.last) {
+            return Probe::Hint(64);
+        }
+        if u32::from(e.depth) >= depth {
+            let v = i32::from(e.value);
+            match e.bound {
+                EXACT => return Probe::Cutoff(v),
+                LOWER if v >= *beta => return Probe::Cutoff(v),
+                UPPER if v <= *alpha => return Probe::Cutoff(v),
+                LOWER => *alpha = (*alpha).max(v),
+                _ => *beta = (*beta).min(v),
+            }
+            if *alpha >= *beta {
+                return Probe::Cutoff(v);
             }
         }
-        let alpha_in = alpha;
+        Probe::Hint(e.best)
+    }
+
+    /// Searches the moves of `mask` in order (the first with the full window, the rest with a
+    /// null window and a re-search when one beats `alpha`); returns the best score and square.
+    fn search_moves(
+        &mut self,
+        pos: &Position,
+        mask: u64,
+        depth: u32,
+        hint: u8,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, u8) {
         let mut order = [0u8; 64];
         let n = self.order(pos, mask, depth, hint, &mut order);
         let mut best = -INFINITY;
@@ -204,7 +273,7 @@ impl AlphaBeta {
                 }
             };
             if self.aborted {
-                return 0;
+                break;
             }
             if v > best {
                 best = v;
@@ -217,27 +286,28 @@ impl AlphaBeta {
                 }
             }
         }
-        let bound = if best >= beta {
-            LOWER
-        } else if best <= alpha_in {
-            UPPER
-        } else {
-            EXACT
-        };
-        let slot = &mut self.table[index];
-        if slot.generation != self.generation || u32::from(slot.depth) <= depth || slot.own == own {
+        (best, best_sq)
+    }
+
+    /// Stores a searched node, replacing an older generation's entry, a shallower one, or
+    /// the same position's.
+    fn store(&mut self, key: &TableKey, depth: u32, best: i32, bound: u8, best_sq: u8) {
+        let slot = &mut self.table[key.index];
+        if slot.generation != self.generation
+            || u32::from(slot.depth) <= depth
+            || slot.own == key.own
+        {
             *slot = Entry {
-                own,
-                opp,
+                own: key.own,
+                opp: key.opp,
                 value: best as i16,
                 depth: depth.min(255) as u8,
                 bound,
                 best: best_sq,
-                last,
+                last: key.last,
                 generation: self.generation,
             };
         }
-        best
     }
 
     /// One iteration at the root over `moves` (best first). Returns the index of the best move

@@ -244,14 +244,7 @@ impl Solver {
 
     /// Fail-soft negamax on final disc margin.
     fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CLOCK_EVERY)
-            && let Some(deadline) = self.deadline
-            && Instant::now() >= deadline
-        {
-            self.aborted = true;
-        }
-        if self.aborted {
+        if self.out_of_time() {
             return 0;
         }
         let mask = pos.move_mask();
@@ -261,8 +254,7 @@ impl Solver {
             }
             return -self.negamax(&pos.play_unchecked(Move::Pass), -beta, -alpha);
         }
-        let empties = pos.empties();
-        let use_table = empties >= TABLE_MIN_EMPTIES;
+        let use_table = pos.empties() >= TABLE_MIN_EMPTIES;
         let (own, opp, last) = (pos.own(), pos.opp(), last_code(pos));
         let index = slot(own, opp, last, TABLE_BITS);
         let mut hint = 64u8;
@@ -270,52 +262,25 @@ impl Solver {
             let e = self.table[index];
             if e.own == own && e.opp == opp && e.last == last {
                 let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
-                if lower >= beta {
+                if lower >= beta || lower == upper {
                     return lower;
                 }
                 if upper <= alpha {
                     return upper;
-                }
-                if lower == upper {
-                    return lower;
                 }
                 alpha = alpha.max(lower);
                 beta = beta.min(upper);
                 hint = e.best;
             }
         }
-        let alpha_in = alpha;
-        let mut order = [0u8; 64];
-        let n = self.order(pos, mask, &mut order);
-        if hint < 64
-            && let Some(at) = order[..n].iter().position(|&s| s == hint)
-        {
-            // The table's best move first.
-            order[..=at].rotate_right(1);
-        }
-        let mut best = i32::MIN;
-        let mut best_sq = order[0];
-        for &i in &order[..n] {
-            let child = pos.play_unchecked(Move::Play(Square::new(i).expect("bit index")));
-            let v = -self.negamax(&child, -beta, -alpha);
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_sq = i;
-            }
-            if v > alpha {
-                alpha = v;
-                if alpha >= beta {
-                    break;
-                }
-            }
+        let (best, best_sq) = self.search_moves(pos, mask, hint, alpha, beta);
+        if self.aborted {
+            return 0;
         }
         if use_table {
             let (lower, upper) = if best >= beta {
                 (best, 64)
-            } else if best <= alpha_in {
+            } else if best <= alpha {
                 (-64, best)
             } else {
                 (best, best)
@@ -330,6 +295,58 @@ impl Solver {
             };
         }
         best
+    }
+
+    /// Counts a node and says whether the search must stop (the deadline, read every
+    /// [`CLOCK_EVERY`] nodes, passed now or earlier).
+    fn out_of_time(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CLOCK_EVERY)
+            && let Some(deadline) = self.deadline
+            && Instant::now() >= deadline
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Searches the moves of `mask` in order, `hint` (the table's best move) first; returns
+    /// the best score and square.
+    fn search_moves(
+        &mut self,
+        pos: &Position,
+        mask: u64,
+        hint: u8,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, u8) {
+        let mut order = [0u8; 64];
+        let n = self.order(pos, mask, &mut order);
+        if hint < 64
+            && let Some(at) = order[..n].iter().position(|&s| s == hint)
+        {
+            order[..=at].rotate_right(1);
+        }
+        let mut best = i32::MIN;
+        let mut best_sq = order[0];
+        for &i in &order[..n] {
+            let child = pos.play_unchecked(Move::Play(Square::new(i).expect("bit index")));
+            let v = -self.negamax(&child, -beta, -alpha);
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_sq = i;
+            }
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        (best, best_sq)
     }
 }
 
