@@ -15,7 +15,7 @@ use crate::games::go::Go;
 use crate::games::reversi::Reversi;
 use crate::games::{Game, GameKind};
 use crate::players::{self, Lineup, LogSink, ProcessSettings, Roster};
-use crate::record::{GameLog, RecordFiles};
+use crate::record::{self, GameLog, RecordFiles};
 use crate::report::progress::Progress;
 use crate::report::{ReportWriter, html, table};
 use crate::results::{self, SprtReading};
@@ -220,7 +220,9 @@ where
         })
         .collect::<Result<Vec<_>>>()?;
     let logged = if opts.resume.is_some() {
-        dir.keep_whole_pairs()?
+        // A resumed run keeps whole pairs only (a board with one game logged is replayed
+        // whole, so paired statistics stay paired); the log is rewritten to hold just those.
+        record::keep_whole_pairs(&dir.games())?
     } else {
         Vec::new()
     };

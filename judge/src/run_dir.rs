@@ -13,10 +13,9 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
 use crate::clock::ClockSettings;
+use crate::games::GameKind;
 use crate::games::go;
 use crate::games::reversi::Rule;
-use crate::games::{Game, GameKind};
-use crate::record::{self, GameRecord};
 use crate::schedule::{self, Mode, Shard};
 use crate::stats::SprtParams;
 
@@ -341,13 +340,6 @@ impl RunDir {
             (Some(summary), Some(log)) if summary >= log
         )
     }
-
-    /// The games a resumed run keeps: whole pairs only (a board with one of its games
-    /// logged is replayed whole, so paired statistics stay paired); the log is rewritten
-    /// to hold just those.
-    pub fn keep_whole_pairs<G: Game>(&self) -> Result<Vec<GameRecord<G>>> {
-        record::keep_whole_pairs(&self.games())
-    }
 }
 
 /// A fresh `runs/YYYYMMDD-HHMMSS-LABEL` (not created), for commands whose output is not
@@ -425,6 +417,7 @@ impl RunInfo {
 mod tests {
     use super::*;
     use crate::games::connect4::Connect4;
+    use crate::record::{GameRecord, keep_whole_pairs};
 
     #[test]
     fn dates() {
@@ -570,7 +563,7 @@ mod tests {
         };
         let log = [line(0, 0), line(0, 1), line(1, 1), "{\"torn".into()].join("\n");
         std::fs::write(dir.games(), log).unwrap();
-        let kept: Vec<GameRecord<Connect4>> = dir.keep_whole_pairs().unwrap();
+        let kept: Vec<GameRecord<Connect4>> = keep_whole_pairs(&dir.games()).unwrap();
         assert_eq!(kept.len(), 2);
         assert_eq!(
             std::fs::read_to_string(dir.games()).unwrap(),
