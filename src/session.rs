@@ -91,43 +91,12 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
             let report = uct::search(&request.position, &mut work.tree, config, &limits, &mut rng);
             (report, 0)
         }
-        Profile::Strong => {
-            let reused = reuse_subtree(
-                &mut work.tree,
-                last.filter(|_| config.techniques.reuse),
-                request,
-            );
-            let endgame = config
-                .techniques
-                .endgame
-                .then(|| solve_endgame(request, settings, &mut work.endgame));
-            match endgame.flatten() {
-                Some(Endgame::Win(report)) => (Some(report), reused),
-                solved => {
-                    let losing = match solved {
-                        Some(Endgame::Excluded(losing)) => losing,
-                        _ => 0,
-                    };
-                    // A kept tree keeps its statistics; its root children the endgame
-                    // solver proved lost are marked so selection and the final choice
-                    // skip them.
-                    work.tree.mark_root_losses(losing);
-                    let position = &request.position;
-                    let report = strong::search(position, losing, work, config, &limits, &mut rng);
-                    (report, reused)
-                }
-            }
-        }
+        Profile::Strong => search_strong(request, settings, work, last, &limits, &mut rng),
     };
     let Some(report) = report else {
         // Unreachable for a validated request (searches always run one iteration), but a
-        // wrong answer here would cost the game: play the most central open column.
-        let open = request.position.open_columns();
-        return centre_first(request.position.cols())
-            .into_iter()
-            .map(usize::from)
-            .find(|&c| open & (1 << c) != 0)
-            .unwrap_or(0);
+        // wrong answer here would cost the game.
+        return fallback_column(request);
     };
     if config.profile == Profile::Strong {
         session.last = Some(LastSearch {
@@ -139,6 +108,49 @@ pub fn choose(request: &Request, settings: &Settings) -> usize {
         log_line(request, &report, config.profile, reused);
     }
     report.col
+}
+
+/// The strong profile's move: the kept subtree when `last` continues into this position,
+/// then the exact endgame solver, then MCTS over the moves it did not prove lost. Returns the
+/// report and how many nodes were reused.
+fn search_strong(
+    request: &Request,
+    settings: &Settings,
+    work: &mut Workspace,
+    last: Option<LastSearch>,
+    limits: &SearchLimits,
+    rng: &mut SmallRng,
+) -> (Option<SearchReport>, u32) {
+    let config = &settings.search;
+    let reused = reuse_subtree(
+        &mut work.tree,
+        last.filter(|_| config.techniques.reuse),
+        request,
+    );
+    let endgame = config
+        .techniques
+        .endgame
+        .then(|| solve_endgame(request, settings, &mut work.endgame));
+    let losing = match endgame.flatten() {
+        Some(Endgame::Win(report)) => return (Some(report), reused),
+        Some(Endgame::Excluded(losing)) => losing,
+        _ => 0,
+    };
+    // A kept tree keeps its statistics; its root children the endgame solver proved lost
+    // are marked so selection and the final choice skip them.
+    work.tree.mark_root_losses(losing);
+    let report = strong::search(&request.position, losing, work, config, limits, rng);
+    (report, reused)
+}
+
+/// The most central open column: the answer when no search produced one.
+fn fallback_column(request: &Request) -> usize {
+    let open = request.position.open_columns();
+    centre_first(request.position.cols())
+        .into_iter()
+        .map(usize::from)
+        .find(|&c| open & (1 << c) != 0)
+        .unwrap_or(0)
 }
 
 /// Share of the move budget the exact solver may use before MCTS takes over: small, because
