@@ -11,8 +11,9 @@
 # and wall time. Fails on any crash, panic, timeout (over 10 s for one input), leak or
 # memory blow-up (over 2 GiB resident): libFuzzer's exit status. The input that failed is
 # saved under fuzz/artifacts/TARGET/; `cargo +nightly fuzz run -a TARGET FILE` replays it.
-# The Python targets, fuzz/python/TARGET.py (atheris: `pip install atheris`), run the same
-# way, after the Rust ones; `python3 fuzz/python/TARGET.py FILE` replays an input.
+# The Python targets, fuzz/python/TARGET.py, run the same way, after the Rust ones, with
+# atheris (installed by pip when missing; where it cannot be, they are skipped with a line
+# saying so); `python3 fuzz/python/TARGET.py FILE` replays an input.
 #
 # The seeds are fuzz/corpus/TARGET/ (in the repository, replayed by the test suite on
 # stable); what the fuzzer finds goes to fuzz/target/corpus/TARGET/, kept between runs so
@@ -74,6 +75,22 @@ targets=("$@")
 if ((${#targets[@]} == 0)); then
     mapfile -t targets < <(cargo +nightly fuzz list)
     targets+=("${python_targets[@]}")
+fi
+
+# The Python targets need atheris: installed here as cargo-fuzz is above, from a prebuilt
+# wheel (building it from source needs clang's libFuzzer). Where that fails they are
+# skipped with a line saying what to install, and the run's result is that of the others.
+python=()
+for t in "${targets[@]}"; do is_python "$t" && python+=("$t"); done
+if ((${#python[@]} > 0)) && ! python3 -c 'import atheris' 2>/dev/null; then
+    echo "fuzz.sh: installing atheris" >&2
+    python3 -m pip install --quiet --only-binary=:all: atheris >&2 || true
+    if ! python3 -c 'import atheris' 2>/dev/null; then
+        echo "fuzz.sh: skipping ${python[*]}: atheris did not install for $(python3 --version 2>&1) (pip install atheris; from source it needs clang)" >&2
+        rest=()
+        for t in "${targets[@]}"; do is_python "$t" || rest+=("$t"); done
+        targets=("${rest[@]}")
+    fi
 fi
 
 rust=0

@@ -22,8 +22,9 @@
 #   JUDGE, LIB       the judge and libgravity4.so to use; when both are given nothing is
 #                    built, else `cargo build --release -p gravity4 -p gravity4-judge` runs
 #                    and target/release/ is used.
-#   LADDER_DIR       the rungs (N.so; default target/ladder, scripts/build-ladder.sh builds it;
-#                    `none`: no rungs, as in the judge's test of this script)
+#   LADDER_DIR       the rungs (N.so; default target/ladder, built by scripts/build-ladder.sh
+#                    when a rung is missing; `none`: no rungs, as in the judge's test of this
+#                    script)
 #   SOAK_DIR         where everything goes (default target/soak/DATE); must not exist
 #   KILLS            SIGKILLs of the judge (default 12; spread over the first half of the
 #                    run, so the second half is one uninterrupted judge for the samples)
@@ -57,10 +58,15 @@ JUDGE="$(realpath -- "$JUDGE")"
 LIB="$(realpath -- "$LIB")"
 if [[ "$ladder" != none ]]; then
     for rung in 2 5 8 10; do
-        [[ -e "$ladder/$rung.so" ]] || {
-            echo "soak: no $ladder/$rung.so (scripts/build-ladder.sh builds the ladder)" >&2
-            exit 2
-        }
+        if [[ ! -e "$ladder/$rung.so" ]]; then
+            # A new clone has no ladder: build it there (a few minutes, once).
+            echo "soak: no $ladder/$rung.so: building the ladder (scripts/build-ladder.sh)" >&2
+            "$repo/scripts/build-ladder.sh" "$ladder" >&2
+            [[ -e "$ladder/$rung.so" ]] || {
+                echo "soak: still no $ladder/$rung.so after scripts/build-ladder.sh" >&2
+                exit 2
+            }
+        fi
     done
 fi
 [[ ! -e "$soak" ]] || {
