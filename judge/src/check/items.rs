@@ -8,7 +8,9 @@ use super::calls::{Call, Outcome, SAME_FAULT_STREAK};
 use super::elf::{self, Elf};
 use super::series::Series;
 use crate::games::Termination;
+use crate::games::connect4::Connect4;
 use crate::players::Seen;
+use crate::record::GameRecord;
 
 /// The course's time limit per move, ms.
 pub const LIMIT_MS: f64 = 3000.0;
@@ -166,46 +168,45 @@ pub fn all(f: &Facts) -> Vec<Item> {
 
 const LOADING: &str = "loads as the course loads it";
 
-/// Item 1: a shared object for this machine, exporting the two functions with C
-/// linkage, that loads as the course's runner loads it and leaves no file behind.
-pub fn loading(f: &Facts) -> Item {
-    let fail = |evidence: String, advice: &str| {
-        Item::new("loading", LOADING, Verdict::Fail, evidence).advice(advice)
-    };
-    let elf = match &f.elf {
-        Ok(elf) => elf,
-        Err(why) => {
-            return fail(
-                format!("{}: {why}", f.library),
-                "give the .so file the compiler built: g++ -shared -fPIC -O2 Strategy.cpp Judge.cpp -o Strategy.so",
-            );
-        }
-    };
+fn loading_fails(evidence: String, advice: &str) -> Item {
+    Item::new("loading", LOADING, Verdict::Fail, evidence).advice(advice)
+}
+
+/// `64-bit x86-64`: the width and machine a header says.
+fn built_for(is_64: bool, machine: u16) -> String {
+    let bits = if is_64 { "64-bit" } else { "32-bit" };
+    format!("{bits} {}", elf::machine_name(machine))
+}
+
+/// The header's faults: not a shared object, or one for another machine or width.
+fn wrong_file(elf: &Elf) -> Option<Item> {
     if elf.kind != elf::ET_DYN {
         let what = match elf.kind {
             1 => "an object file (.o)",
             2 => "an executable",
             _ => "an ELF file",
         };
-        return fail(
+        return Some(loading_fails(
             format!("{what} (e_type {}), not a shared object", elf.kind),
             "link a shared library: g++ -shared -fPIC -O2 Strategy.cpp Judge.cpp -o Strategy.so",
-        );
+        ));
     }
-    let bits = |is_64: bool| if is_64 { "64-bit" } else { "32-bit" };
-    let built = format!("{} {}", bits(elf.is_64), elf::machine_name(elf.machine));
-    if let Some((machine, is_64)) = elf::host()
-        && (machine, is_64) != (elf.machine, elf.is_64)
-    {
-        return fail(
+    let (machine, is_64) = elf::host()?;
+    ((machine, is_64) != (elf.machine, elf.is_64)).then(|| {
+        loading_fails(
             format!(
-                "built for {built}; this machine is {} {}",
-                bits(is_64),
-                elf::machine_name(machine)
+                "built for {}; this machine is {}",
+                built_for(elf.is_64, elf.machine),
+                built_for(is_64, machine)
             ),
             "build it on (or for) the machine that runs it, without -m32: a library only loads into a process of its own machine and width",
-        );
-    }
+        )
+    })
+}
+
+/// The symbol table's faults: `getPoint` or `clearPoint` not exported, or exported only
+/// under its C++-mangled name.
+fn missing_symbols(elf: &Elf) -> Option<Item> {
     let exported = |name: &str| {
         elf.exports
             .as_ref()
@@ -215,54 +216,79 @@ pub fn loading(f: &Facts) -> Item {
         .into_iter()
         .filter(|n| !exported(n))
         .collect();
-    if !missing.is_empty() {
-        let mangled = elf
-            .exports
-            .as_deref()
-            .map(elf::mangled_course_functions)
-            .unwrap_or_default();
-        if !mangled.is_empty() {
-            return fail(
-                format!(
-                    "does not export {} with C linkage; it exports the C++-mangled {} instead",
-                    missing.join(" and "),
-                    mangled.join(" and ")
-                ),
-                "declare both functions extern \"C\" where they are declared and defined (Strategy.h, Strategy.cpp): extern \"C\" Point* getPoint(...); extern \"C\" void clearPoint(Point* p); the course's runner looks them up by their C names, and C++ renames functions without it",
+    if missing.is_empty() {
+        return None;
+    }
+    let mangled = elf
+        .exports
+        .as_deref()
+        .map(elf::mangled_course_functions)
+        .unwrap_or_default();
+    if !mangled.is_empty() {
+        return Some(loading_fails(
+            format!(
+                "does not export {} with C linkage; it exports the C++-mangled {} instead",
+                missing.join(" and "),
+                mangled.join(" and ")
+            ),
+            "declare both functions extern \"C\" where they are declared and defined (Strategy.h, Strategy.cpp): extern \"C\" Point* getPoint(...); extern \"C\" void clearPoint(Point* p); the course's runner looks them up by their C names, and C++ renames functions without it",
+        ));
+    }
+    Some(loading_fails(
+        format!("does not export {}", missing.join(" or ")),
+        "define both getPoint and clearPoint, extern \"C\", not static and with default visibility, in a file you compile into the library",
+    ))
+}
+
+/// `dlopen`'s failure, with what its text suggests doing.
+fn dlopen_failed(f: &Facts) -> Option<Item> {
+    let why = f.load_error()?;
+    let advice = if why.contains("undefined symbol") {
+        "a function or variable it uses is defined in no file it was linked from: compile every .cpp it needs into it (g++ -shared -fPIC -O2 Strategy.cpp Judge.cpp -o Strategy.so)"
+    } else if why.contains("cannot open shared object") {
+        "it needs a library this machine does not have: link it statically or drop the dependency"
+    } else {
+        "rebuild it with g++ -shared -fPIC -O2 and check the loader's message above"
+    };
+    Some(loading_fails(format!("dlopen failed: {why}"), advice))
+}
+
+/// Files the library left in its working directories.
+fn files_left(f: &Facts) -> Option<Item> {
+    let left = &f.seen.files_left;
+    if left.is_empty() {
+        return None;
+    }
+    let shown: Vec<&str> = left.iter().take(5).map(String::as_str).collect();
+    Some(loading_fails(
+        format!(
+            "it left {} file(s) in its working directory: {}{}",
+            left.len(),
+            shown.join(", "),
+            more(left.len(), 5)
+        ),
+        "write no files: the course's runner plays every library from one working directory (and the online platform may not allow writing); print what you need to stderr instead",
+    ))
+}
+
+/// Item 1: a shared object for this machine, exporting the two functions with C
+/// linkage, that loads as the course's runner loads it and leaves no file behind.
+pub fn loading(f: &Facts) -> Item {
+    let elf = match &f.elf {
+        Ok(elf) => elf,
+        Err(why) => {
+            return loading_fails(
+                format!("{}: {why}", f.library),
+                "give the .so file the compiler built: g++ -shared -fPIC -O2 Strategy.cpp Judge.cpp -o Strategy.so",
             );
         }
-        return fail(
-            format!("does not export {}", missing.join(" or ")),
-            "define both getPoint and clearPoint, extern \"C\", not static and with default visibility, in a file you compile into the library",
-        );
-    }
-    if let Some(why) = f.load_error() {
-        let advice = if why.contains("undefined symbol") {
-            "a function or variable it uses is defined in no file it was linked from: compile every .cpp it needs into it (g++ -shared -fPIC -O2 Strategy.cpp Judge.cpp -o Strategy.so)"
-        } else if why.contains("cannot open shared object") {
-            "it needs a library this machine does not have: link it statically or drop the dependency"
-        } else {
-            "rebuild it with g++ -shared -fPIC -O2 and check the loader's message above"
-        };
-        return fail(format!("dlopen failed: {why}"), advice);
-    }
-    if !f.seen.files_left.is_empty() {
-        let shown: Vec<&str> = f
-            .seen
-            .files_left
-            .iter()
-            .take(5)
-            .map(String::as_str)
-            .collect();
-        return fail(
-            format!(
-                "it left {} file(s) in its working directory: {}{}",
-                f.seen.files_left.len(),
-                shown.join(", "),
-                more(f.seen.files_left.len(), 5)
-            ),
-            "write no files: the course's runner plays every library from one working directory (and the online platform may not allow writing); print what you need to stderr instead",
-        );
+    };
+    if let Some(fault) = wrong_file(elf)
+        .or_else(|| missing_symbols(elf))
+        .or_else(|| dlopen_failed(f))
+        .or_else(|| files_left(f))
+    {
+        return fault;
     }
     let games: usize = f.all_series().map(|s| s.records.len()).sum();
     Item::new(
@@ -270,7 +296,8 @@ pub fn loading(f: &Facts) -> Item {
         LOADING,
         Verdict::Pass,
         format!(
-            "{built} shared object; getPoint and clearPoint exported with C linkage; loads as the course's runner loads it (libstdc++ and libm first, then dlopen RTLD_NOW | RTLD_LOCAL); no file left in its working directory ({} calls, {games} games)",
+            "{} shared object; getPoint and clearPoint exported with C linkage; loads as the course's runner loads it (libstdc++ and libm first, then dlopen RTLD_NOW | RTLD_LOCAL); no file left in its working directory ({} calls, {games} games)",
+            built_for(elf.is_64, elf.machine),
             f.calls.iter().filter(|c| c.wall_ms.is_some()).count()
         ),
     )
@@ -400,12 +427,23 @@ fn secs(ms: f64) -> String {
     format!("{:.2} s", ms / 1e3)
 }
 
-/// Item 3: every answer within the course's 3 s, the first call on the largest board
-/// included; above 2.5 s is a warning.
-pub fn time(f: &Facts) -> Item {
-    const TITLE: &str = "time per move";
-    // (wall ms, where) of every answer: the single calls, then the library's moves in games.
-    let mut answers: Vec<(f64, String)> = f
+/// Every answer's time and what timed out, from the single calls and the library's moves
+/// in games.
+#[derive(Default)]
+struct AnswerTimes {
+    /// (wall ms, where) of every answer.
+    answers: Vec<(f64, String)>,
+    /// Where an answer did not come within the limit.
+    timeouts: Vec<String>,
+    /// The commands that replay the games lost by a timeout.
+    replays: Vec<String>,
+    /// The library's moves in games.
+    game_moves: usize,
+}
+
+/// The single calls' answer times and timeouts.
+fn call_times(f: &Facts) -> AnswerTimes {
+    let answers = f
         .calls
         .iter()
         .filter(|c| {
@@ -416,14 +454,21 @@ pub fn time(f: &Facts) -> Item {
         })
         .filter_map(|c| Some((c.wall_ms?, format!("\"{}\"", c.name))))
         .collect();
-    let mut timeouts: Vec<String> = f
+    let timeouts = f
         .calls
         .iter()
         .filter(|c| c.outcome == Outcome::Timeout)
         .map(|c| format!("\"{}\"", c.name))
         .collect();
-    let mut replays = Vec::new();
-    let mut game_moves = 0;
+    AnswerTimes {
+        answers,
+        timeouts,
+        ..AnswerTimes::default()
+    }
+}
+
+/// Adds the library's moves in the games of every series to `t`.
+fn add_game_times(f: &Facts, t: &mut AnswerTimes) {
     for s in f.all_series() {
         for r in &s.records {
             let mut times = s.move_ms(r);
@@ -434,21 +479,27 @@ pub fn time(f: &Facts) -> Item {
                 times.pop();
             }
             if s.lost_by_verdict(r) && r.termination == Termination::Timeout {
-                timeouts.push(format!("game {} of {}", r.id, s.dir.display()));
-                replays.push(format!("judge replay {} --game {}", s.dir.display(), r.id));
+                t.timeouts
+                    .push(format!("game {} of {}", r.id, s.dir.display()));
+                t.replays
+                    .push(format!("judge replay {} --game {}", s.dir.display(), r.id));
             }
-            game_moves += times.len();
-            answers.extend(times.into_iter().enumerate().map(|(k, ms)| {
-                (
-                    ms,
-                    format!("move {} of game {} ({})", k + 1, r.id, s.dir.display()),
-                )
-            }));
+            t.game_moves += times.len();
+            t.answers
+                .extend(times.into_iter().enumerate().map(|(k, ms)| {
+                    (
+                        ms,
+                        format!("move {} of game {} ({})", k + 1, r.id, s.dir.display()),
+                    )
+                }));
         }
     }
-    let calls = f.calls.iter().filter(|c| c.wall_ms.is_some()).count();
-    let largest = f
-        .calls
+}
+
+/// `; the first call on the largest board (12x12) took 0.02 s`, or nothing when there
+/// was no such call.
+fn first_call_on_largest(f: &Facts) -> String {
+    f.calls
         .iter()
         .filter(|c| c.size == (12, 12) && c.position.contains(" last=-1,-1 "))
         .filter_map(|c| c.wall_ms)
@@ -458,39 +509,50 @@ pub fn time(f: &Facts) -> Item {
                 "; the first call on the largest board (12x12) took {}",
                 secs(ms)
             )
-        });
-    if !timeouts.is_empty() {
+        })
+}
+
+/// Item 3: every answer within the course's 3 s, the first call on the largest board
+/// included; above 2.5 s is a warning.
+pub fn time(f: &Facts) -> Item {
+    const TITLE: &str = "time per move";
+    let mut t = call_times(f);
+    add_game_times(f, &mut t);
+    if !t.timeouts.is_empty() {
         let repro: Vec<String> = f
             .calls
             .iter()
             .filter(|c| c.outcome == Outcome::Timeout)
             .map(|c| f.position_command(c))
-            .chain(replays)
+            .chain(t.replays)
             .collect();
+        let shown: Vec<&str> = t.timeouts.iter().take(3).map(String::as_str).collect();
         return Item::new(
             "time",
             TITLE,
             Verdict::Fail,
             format!(
                 "{} answer(s) not within 3 s: {}{}",
-                timeouts.len(),
-                timeouts.iter().take(3).cloned().collect::<Vec<_>>().join("; "),
-                more(timeouts.len(), 3)
+                t.timeouts.len(),
+                shown.join("; "),
+                more(t.timeouts.len(), 3)
             ),
         )
         .advice("stop searching on a clock: read the time (std::chrono::steady_clock) in the search loop and return by about 2 s, start-up included; the course counts a move past 3 s as a lost game")
         .reproduce(repro);
     }
-    let Some((slowest, at)) = answers.iter().max_by(|a, b| a.0.total_cmp(&b.0)).cloned() else {
+    let Some((slowest, at)) = t.answers.iter().max_by(|a, b| a.0.total_cmp(&b.0)).cloned() else {
         return Item::new("time", TITLE, Verdict::Skip, "no answer was timed".into());
     };
-    let mut sorted: Vec<f64> = answers.iter().map(|a| a.0).collect();
+    let mut sorted: Vec<f64> = t.answers.iter().map(|a| a.0).collect();
     sorted.sort_by(f64::total_cmp);
-    let median = sorted[sorted.len() / 2];
+    let calls = f.calls.iter().filter(|c| c.wall_ms.is_some()).count();
     let evidence = format!(
-        "slowest answer {} ({at}) of {calls} calls and {game_moves} moves in games, median {}{largest}; the limit is 3 s",
+        "slowest answer {} ({at}) of {calls} calls and {} moves in games, median {}{}; the limit is 3 s",
         secs(slowest),
-        secs(median)
+        t.game_moves,
+        secs(sorted[sorted.len() / 2]),
+        first_call_on_largest(f)
     );
     if slowest > WARN_MS {
         return Item::new("time", TITLE, Verdict::Warn, evidence).advice(
@@ -500,75 +562,132 @@ pub fn time(f: &Facts) -> Item {
     Item::new("time", TITLE, Verdict::Pass, evidence)
 }
 
+const ONE_PROCESS: &str = "many games in one process";
+
+/// The failure of game `k` of the series, `r`, lost by a verdict: after clean games, state
+/// kept from an earlier game is the likely cause.
+fn lost_in_series(s: &Series, k: usize, r: &GameRecord<Connect4>) -> Item {
+    let side = match s.side(r) {
+        crate::games::Side::First => "moving first",
+        crate::games::Side::Second => "moving second",
+    };
+    let what = format!(
+        "{}{}",
+        r.termination.name(),
+        r.detail
+            .as_deref()
+            .map_or(String::new(), |d| format!(": {d}"))
+    );
+    let later = k > 0 && r.termination != Termination::Timeout;
+    let lost = format!(
+        "game {} of the process ({}, against {} on {}x{}, {side}) lost by {what}",
+        k + 1,
+        r.id,
+        s.opponent_label(r),
+        r.board.m,
+        r.board.n
+    );
+    let (evidence, advice) = if later {
+        (
+            format!(
+                "{lost}, after {k} clean game(s) in the same process: the library keeps state from an earlier game"
+            ),
+            "start every game afresh: the course's runner loads the library once and calls it for game after game (and for both sides when it plays itself), so globals and statics persist; recognise a new game (lastX == -1, or fewer stones than at your last call) and reset everything a game keeps",
+        )
+    } else {
+        (
+            lost,
+            "replay the game to see the position; the contract and time items name what to fix",
+        )
+    };
+    Item::new("one-process", ONE_PROCESS, Verdict::Fail, evidence)
+        .advice(advice)
+        .reproduce(vec![format!(
+            "judge replay {} --game {}",
+            s.dir.display(),
+            r.id
+        )])
+}
+
+/// `on 9x12, 12x12`: the board sizes of the series.
+fn board_sizes(s: &Series) -> String {
+    let mut sizes: Vec<(i32, i32)> = s.records.iter().map(|r| (r.board.m, r.board.n)).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    match &sizes[..] {
+        [(m, n)] => format!("on {m}x{n}"),
+        few if few.len() <= 4 => {
+            let shown: Vec<String> = few.iter().map(|(m, n)| format!("{m}x{n}")).collect();
+            format!("on {}", shown.join(", "))
+        }
+        many => format!("on {} board sizes", many.len()),
+    }
+}
+
+fn mb(kb: u64) -> String {
+    format!("{:.0} MB", kb as f64 / 1024.0)
+}
+
+/// `; resident memory 5 MB after game 1, 5 MB after game 4`, or the failure when it grew
+/// (more than [`GROWTH_KB`] and a quarter of the first game's).
+fn memory_over_series(s: &Series) -> Result<String, Item> {
+    let peaks: Vec<u64> = s
+        .records
+        .iter()
+        .filter_map(|r| r.peak_rss_kb[s.side(r).index()])
+        .collect();
+    let (Some(&first), Some(&last)) = (peaks.first(), peaks.last()) else {
+        return Ok(String::new());
+    };
+    let games = peaks.len();
+    if last.saturating_sub(first) > GROWTH_KB.max(first / 4) {
+        return Err(Item::new(
+            "one-process",
+            ONE_PROCESS,
+            Verdict::Fail,
+            format!(
+                "resident memory grew from {} after game 1 to {} after game {games}",
+                mb(first),
+                mb(last)
+            ),
+        )
+        .advice("free every game's memory before the next (delete what you new, or reuse one buffer): over the course's 100 games a leak runs the process out of memory"));
+    }
+    Ok(format!(
+        "; resident memory {} after game 1, {} after game {games}",
+        mb(first),
+        mb(last)
+    ))
+}
+
 /// Item 4: a series in one process as the course's runner plays it; a fault in any game
 /// fails (an illegal move only in a later game points at state kept from an earlier
 /// one), and resident memory must stay flat.
 pub fn one_process(f: &Facts) -> Item {
-    const TITLE: &str = "many games in one process";
     let s = match &f.series {
         Ok(s) => *s,
-        Err(why) => return Item::new("one-process", TITLE, Verdict::Skip, why.clone()),
+        Err(why) => return Item::new("one-process", ONE_PROCESS, Verdict::Skip, why.clone()),
     };
-    let dir = s.dir.display();
     if let Some((k, r)) = s
         .records
         .iter()
         .enumerate()
         .find(|(_, r)| s.lost_by_verdict(r))
     {
-        let side = match s.side(r) {
-            crate::games::Side::First => "moving first",
-            crate::games::Side::Second => "moving second",
-        };
-        let opponent = s.opponent_label(r);
-        let what = format!(
-            "{}{}",
-            r.termination.name(),
-            r.detail
-                .as_deref()
-                .map_or(String::new(), |d| format!(": {d}"))
-        );
-        let later = k > 0 && r.termination != Termination::Timeout;
-        let evidence = if later {
-            format!(
-                "game {} of the process ({}, against {opponent} on {}x{}, {side}) lost by {what}, after {k} clean game(s) in the same process: the library keeps state from an earlier game",
-                k + 1,
-                r.id,
-                r.board.m,
-                r.board.n
-            )
-        } else {
-            format!(
-                "game {} of the process ({}, against {opponent} on {}x{}, {side}) lost by {what}",
-                k + 1,
-                r.id,
-                r.board.m,
-                r.board.n
-            )
-        };
-        let advice = if later {
-            "start every game afresh: the course's runner loads the library once and calls it for game after game (and for both sides when it plays itself), so globals and statics persist; recognise a new game (lastX == -1, or fewer stones than at your last call) and reset everything a game keeps"
-        } else {
-            "replay the game to see the position; the contract and time items name what to fix"
-        };
-        return Item::new("one-process", TITLE, Verdict::Fail, evidence)
-            .advice(advice)
-            .reproduce(vec![format!("judge replay {dir} --game {}", r.id)]);
+        return lost_in_series(s, k, r);
     }
     if s.records.is_empty() {
         return Item::new(
             "one-process",
-            TITLE,
+            ONE_PROCESS,
             Verdict::Skip,
             "no game was played".into(),
         );
     }
-    let mb = |kb: u64| format!("{:.0} MB", kb as f64 / 1024.0);
-    let peaks: Vec<u64> = s
-        .records
-        .iter()
-        .filter_map(|r| r.peak_rss_kb[s.side(r).index()])
-        .collect();
+    let memory = match memory_over_series(s) {
+        Ok(memory) => memory,
+        Err(grew) => return grew,
+    };
     let (wins, draws, losses) = s
         .records
         .iter()
@@ -577,52 +696,15 @@ pub fn one_process(f: &Facts) -> Item {
             Some(side) if side == s.side(r) => (w, d, l + 1),
             Some(_) => (w + 1, d, l),
         });
-    let opponents = s.opponent_labels();
-    let mut sizes: Vec<(i32, i32)> = s.records.iter().map(|r| (r.board.m, r.board.n)).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
-    let boards = match &sizes[..] {
-        [(m, n)] => format!("on {m}x{n}"),
-        few if few.len() <= 4 => {
-            let shown: Vec<String> = few.iter().map(|(m, n)| format!("{m}x{n}")).collect();
-            format!("on {}", shown.join(", "))
-        }
-        many => format!("on {} board sizes", many.len()),
-    };
-    let memory = match (peaks.first(), peaks.last()) {
-        (Some(&first), Some(&last)) => {
-            let growth = last.saturating_sub(first);
-            if growth > GROWTH_KB.max(first / 4) {
-                return Item::new(
-                    "one-process",
-                    TITLE,
-                    Verdict::Fail,
-                    format!(
-                        "resident memory grew from {} after game 1 to {} after game {}",
-                        mb(first),
-                        mb(last),
-                        peaks.len()
-                    ),
-                )
-                .advice("free every game's memory before the next (delete what you new, or reuse one buffer): over the course's 100 games a leak runs the process out of memory");
-            }
-            format!(
-                "; resident memory {} after game 1, {} after game {}",
-                mb(first),
-                mb(last),
-                peaks.len()
-            )
-        }
-        _ => String::new(),
-    };
     Item::new(
         "one-process",
-        TITLE,
+        ONE_PROCESS,
         Verdict::Pass,
         format!(
-            "{} games in one process against {} (won {wins}, drew {draws}, lost {losses}), colours swapped on each board, {boards}; every move legal{memory}",
+            "{} games in one process against {} (won {wins}, drew {draws}, lost {losses}), colours swapped on each board, {}; every move legal{memory}",
             s.records.len(),
-            opponents.join(", "),
+            s.opponent_labels().join(", "),
+            board_sizes(s),
         ),
     )
 }
@@ -631,7 +713,6 @@ pub fn one_process(f: &Facts) -> Item {
 /// 512 MB warns.
 pub fn memory(f: &Facts) -> Item {
     const TITLE: &str = "memory";
-    let mb = |kb: u64| format!("{:.0} MB", kb as f64 / 1024.0);
     // (peak KiB, where, the process died there)
     let mut peaks: Vec<(u64, String, bool)> = f
         .calls

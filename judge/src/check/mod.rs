@@ -47,6 +47,8 @@ const FULL_GAMES: u32 = 100;
 const FULL_SERIES_RUNGS: usize = 5;
 /// The library's stderr kept in `logs/library.log`, bytes.
 const LOG_CAP_BYTES: u64 = 1 << 20;
+/// Why no game was played.
+const NOT_LOADED: &str = "not played: the library does not load";
 
 /// What `judge check` was asked.
 #[derive(Debug, Clone)]
@@ -113,11 +115,32 @@ fn loadable(elf: &Result<elf::Elf, String>) -> bool {
     })
 }
 
-/// Runs the check, prints its report and writes its directory; returns the exit status
-/// (0 when no item failed, 1 when one did). `Err` is a usage error (no such file, a
-/// directory that holds a check already).
-pub fn run(opts: &CheckOptions) -> Result<i32> {
-    let started = Instant::now();
+/// What every phase of a check shares: the library, where the check writes, and how
+/// the library's processes run.
+struct Setup {
+    /// The library as given.
+    library: PathBuf,
+    /// The library as a shell reads it (for the commands the check prints).
+    quoted: String,
+    /// Its ELF header and symbols, or why it is not an ELF file.
+    elf: Result<elf::Elf, String>,
+    /// The ladder's rungs, or `None` for the built-in random mover.
+    ladder: Option<Vec<PathBuf>>,
+    /// The check's directory.
+    dir: PathBuf,
+    /// How the library's processes run.
+    settings: ProcessSettings,
+    /// What the library wrote to stdout and left in its working directories.
+    audit: Arc<Audit>,
+    /// The library's stderr from the single calls.
+    log: Arc<LogSink>,
+    /// Seed of the series' boards.
+    seed: u64,
+}
+
+/// Checks the arguments, reads the library, creates the check's directory and opens its
+/// log. `Err` is a usage error (no such file, a directory that holds a check already).
+fn prepare(opts: &CheckOptions) -> Result<Setup> {
     let library = &opts.library;
     if !library.is_file() {
         bail!("{}: no such file", library.display());
@@ -137,104 +160,143 @@ pub fn run(opts: &CheckOptions) -> Result<i32> {
         .with_context(|| format!("creating {}", dir.display()))?;
     players::sweep_stale_scratch();
     let bytes = std::fs::read(library).with_context(|| format!("reading {}", library.display()))?;
-    let elf = elf::read(&bytes);
     let quoted = shlex::try_quote(&library.to_string_lossy())
         .map(|q| q.into_owned())
         .unwrap_or_else(|_| library.display().to_string());
     let settings =
         ProcessSettings::current(opts.memory_limit_mb).context("locating the judge executable")?;
-    let audit = Arc::new(Audit::new());
     let log_path = dir.join("logs").join("library.log");
     let log = Arc::new(
         LogSink::open(&log_path, LOG_CAP_BYTES)
             .with_context(|| format!("opening {}", log_path.display()))?,
     );
-    let seed = opts.seed.unwrap_or_else(clock_seed);
-    eprintln!(
-        "judge check {quoted}: {} check, seed {seed}, directory {}",
-        if opts.full { "full" } else { "quick" },
-        dir.display()
-    );
+    Ok(Setup {
+        library: library.clone(),
+        quoted,
+        elf: elf::read(&bytes),
+        ladder,
+        dir,
+        settings,
+        audit: Arc::new(Audit::new()),
+        log,
+        seed: opts.seed.unwrap_or_else(clock_seed),
+    })
+}
 
+/// The single calls on every position, each in a fresh process (none when the header
+/// says the file cannot be loaded here).
+fn call_positions(s: &Setup) -> Vec<calls::Call> {
+    if !loadable(&s.elf) {
+        return Vec::new();
+    }
     let probes = positions::probes();
-    let calls = if loadable(&elf) {
-        eprintln!(
-            "calling getPoint on {} positions, each in a fresh process (3 s limit each):",
-            probes.len()
-        );
-        calls::call_all(library, &probes, &settings, &log, &audit, MOVE_LIMIT)
-    } else {
-        Vec::new()
-    };
-    let loaded = !calls.is_empty()
-        && !calls
-            .iter()
-            .any(|c| matches!(c.outcome, calls::Outcome::Load { .. }));
+    eprintln!(
+        "calling getPoint on {} positions, each in a fresh process (3 s limit each):",
+        probes.len()
+    );
+    calls::call_all(
+        &s.library,
+        &probes,
+        &s.settings,
+        &s.log,
+        &s.audit,
+        MOVE_LIMIT,
+    )
+}
 
-    let opponents_for = |rungs: &[PathBuf]| -> Vec<Opponent> {
-        rungs.iter().cloned().map(Opponent::Library).collect()
-    };
-    let (series_opponents, series_pairs) = match (&ladder, opts.full) {
-        (Some(rungs), false) => (opponents_for(&rungs[..1]), QUICK_PAIRS),
+/// The ladder's rungs as opponents.
+fn opponents_of(rungs: &[PathBuf]) -> Vec<Opponent> {
+    rungs.iter().cloned().map(Opponent::Library).collect()
+}
+
+/// The one-process series: who the library meets and on how many boards each, games in
+/// one process as the course's runner plays them, stopping at the library's first fault.
+fn play_series(s: &Setup, full: bool) -> Result<Series, String> {
+    let (opponents, pairs) = match (&s.ladder, full) {
+        (Some(rungs), false) => (opponents_of(&rungs[..1]), QUICK_PAIRS),
         (Some(rungs), true) => {
             let used = &rungs[..rungs.len().min(FULL_SERIES_RUNGS)];
             (
-                opponents_for(used),
+                opponents_of(used),
                 (FULL_GAMES / 2).div_ceil(used.len() as u32),
             )
         }
         (None, false) => (vec![Opponent::Random], QUICK_PAIRS),
         (None, true) => (vec![Opponent::Random], FULL_GAMES / 2),
     };
-    let series: Result<Series, String> = if loaded {
-        let plan = SeriesPlan {
-            dir: dir.join("series"),
-            opponents: series_opponents,
-            pairs: series_pairs,
-            seed,
-            stop_at_fault: true,
-        };
-        eprintln!(
-            "playing {} games in one process, as the course's runner does:",
-            2 * plan.pairs as usize * plan.opponents.len()
-        );
-        series::play(library, &plan, &settings, audit.clone(), MOVE_LIMIT)
-            .map_err(|e| format!("the series could not be played: {e:#}"))
-    } else {
-        Err("not played: the library does not load".into())
+    let plan = SeriesPlan {
+        dir: s.dir.join("series"),
+        opponents,
+        pairs,
+        seed: s.seed,
+        stop_at_fault: true,
     };
-    let strength: Result<Series, String> = match (&ladder, opts.full, loaded) {
-        (_, false, _) => Err(
+    eprintln!(
+        "playing {} games in one process, as the course's runner does:",
+        2 * plan.pairs as usize * plan.opponents.len()
+    );
+    series::play(&s.library, &plan, &s.settings, s.audit.clone(), MOVE_LIMIT)
+        .map_err(|e| format!("the series could not be played: {e:#}"))
+}
+
+/// The strength gauntlet (`--full` with a ladder): each rung once first, once second, at
+/// the library's own budget; `Err` says why it was not played.
+fn play_strength(s: &Setup, full: bool, loaded: bool) -> Result<Series, String> {
+    let rungs = match (&s.ladder, full, loaded) {
+        (_, false, _) => return Err(
             "not measured in the quick check: `judge check --full` plays each numbered opponent of the ladder twice (once first, once second) at the library's own budget"
                 .into(),
         ),
-        (None, true, _) => Err(
+        (None, true, _) => return Err(
             "no ladder to play: build it (scripts/build-ladder.sh -> target/ladder/N.so) or give --ladder DIR (the course's numbered AIs serve too)"
                 .into(),
         ),
-        (_, _, false) => Err("not played: the library does not load".into()),
-        (Some(rungs), true, true) => {
-            let plan = SeriesPlan {
-                dir: dir.join("strength"),
-                opponents: opponents_for(rungs),
-                pairs: 1,
-                seed: seed.wrapping_add(1),
-                stop_at_fault: false,
-            };
-            eprintln!(
-                "playing the ladder, {} games at the library's own budget:",
-                2 * rungs.len()
-            );
-            series::play(library, &plan, &settings, audit.clone(), MOVE_LIMIT)
-                .map_err(|e| format!("the ladder could not be played: {e:#}"))
-        }
+        (_, _, false) => return Err(NOT_LOADED.into()),
+        (Some(rungs), true, true) => rungs,
     };
+    let plan = SeriesPlan {
+        dir: s.dir.join("strength"),
+        opponents: opponents_of(rungs),
+        pairs: 1,
+        seed: s.seed.wrapping_add(1),
+        stop_at_fault: false,
+    };
+    eprintln!(
+        "playing the ladder, {} games at the library's own budget:",
+        2 * rungs.len()
+    );
+    series::play(&s.library, &plan, &s.settings, s.audit.clone(), MOVE_LIMIT)
+        .map_err(|e| format!("the ladder could not be played: {e:#}"))
+}
 
-    let seen = audit.seen(Duration::from_secs(2));
+/// A series as `check.json` names it.
+fn series_ref(s: &Result<Series, String>) -> Option<report::SeriesRef> {
+    s.as_ref().ok().map(|s| report::SeriesRef {
+        dir: s
+            .dir
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+        games: s.records.len(),
+        planned: s.planned,
+        opponents: s.opponent_labels(),
+    })
+}
+
+/// What the calls and games showed, as the check's verdicts: writes `check.json` and
+/// `report.html` and prints the checklist; returns the exit status.
+fn judge_and_report(
+    s: Setup,
+    opts: &CheckOptions,
+    calls: &[calls::Call],
+    series: &Result<Series, String>,
+    strength: &Result<Series, String>,
+    started: Instant,
+) -> Result<i32> {
+    let seen = s.audit.seen(Duration::from_secs(2));
     let facts = items::Facts {
-        library: quoted,
-        elf,
-        calls: &calls,
+        library: s.quoted,
+        elf: s.elf,
+        calls,
         series: series.as_ref().map_err(Clone::clone),
         strength: strength.as_ref().map_err(Clone::clone),
         seen: &seen,
@@ -242,34 +304,50 @@ pub fn run(opts: &CheckOptions) -> Result<i32> {
     };
     let items = items::all(&facts);
     let (verdict, exit_status) = report::overall(&items);
-    let series_ref = |s: &Result<Series, String>| {
-        s.as_ref().ok().map(|s| report::SeriesRef {
-            dir: s
-                .dir
-                .file_name()
-                .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
-            games: s.records.len(),
-            planned: s.planned,
-            opponents: s.opponent_labels(),
-        })
-    };
     let summary = report::CheckJson {
         library: facts.library.clone(),
-        sha256: run_dir::sha256_file(library)?,
+        sha256: run_dir::sha256_file(&s.library)?,
         full: opts.full,
         judge_version: env!("CARGO_PKG_VERSION"),
         seconds: started.elapsed().as_secs_f64(),
         verdict,
         exit_status,
         items: &items,
-        calls: &calls,
-        series: series_ref(&series),
-        strength: series_ref(&strength),
+        calls,
+        series: series_ref(series),
+        strength: series_ref(strength),
     };
-    report::write(&summary, &dir)?;
+    report::write(&summary, &s.dir)?;
     players::die_on_closed_stdout();
-    print!("{}", report::text(&summary, &dir));
+    print!("{}", report::text(&summary, &s.dir));
     Ok(exit_status)
+}
+
+/// Runs the check, prints its report and writes its directory; returns the exit status
+/// (0 when no item failed, 1 when one did). `Err` is a usage error (no such file, a
+/// directory that holds a check already).
+pub fn run(opts: &CheckOptions) -> Result<i32> {
+    let started = Instant::now();
+    let setup = prepare(opts)?;
+    eprintln!(
+        "judge check {}: {} check, seed {}, directory {}",
+        setup.quoted,
+        if opts.full { "full" } else { "quick" },
+        setup.seed,
+        setup.dir.display()
+    );
+    let calls = call_positions(&setup);
+    let loaded = !calls.is_empty()
+        && !calls
+            .iter()
+            .any(|c| matches!(c.outcome, calls::Outcome::Load { .. }));
+    let series = if loaded {
+        play_series(&setup, opts.full)
+    } else {
+        Err(NOT_LOADED.into())
+    };
+    let strength = play_strength(&setup, opts.full, loaded);
+    judge_and_report(setup, opts, &calls, &series, &strength, started)
 }
 
 /// `judge check LIB.so --position TEXT`: one call on the position, in a fresh process,

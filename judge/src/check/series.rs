@@ -124,26 +124,19 @@ impl Series {
     }
 }
 
-/// Plays `plan` for `library` (its stdout and leftover files reported to `audit`), each
-/// game under `move_limit`, printing a line per game on stderr.
-pub fn play(
-    library: &Path,
+/// The series' `run.json`: a gauntlet of the library against the opponents, in one kept
+/// process each.
+fn run_info(
+    paths: &[PathBuf],
+    entrants: &[Entrant],
     plan: &SeriesPlan,
     settings: &ProcessSettings,
-    audit: Arc<Audit>,
     move_limit: Duration,
-) -> Result<Series> {
-    let mut paths = vec![library.to_path_buf()];
-    paths.extend(plan.opponents.iter().map(|o| match o {
-        Opponent::Library(p) => p.clone(),
-        Opponent::Random => PathBuf::from(BUILTIN),
-    }));
-    let entrants = name_entrants(&paths, &plan.opponents)?;
+) -> Result<RunInfo> {
     let pairings = Mode::Gauntlet.pairings(entrants.len());
-    let dir = RunDir::create(Some(&plan.dir), Mode::Gauntlet)?;
     let mut info = RunInfo {
         mode: Mode::Gauntlet,
-        players: paths.clone(),
+        players: paths.to_vec(),
         names: entrants.iter().map(|e| e.name.clone()).collect(),
         seed: plan.seed,
         pairs: plan.pairs,
@@ -159,7 +152,7 @@ pub fn play(
             .collect::<Result<_>>()?,
         schedule_sha256: Some(schedule::schedule_digest(
             Mode::Gauntlet,
-            &entrants,
+            entrants,
             &pairings,
             plan.pairs,
             plan.seed,
@@ -172,10 +165,14 @@ pub fn play(
         clock: None,
     };
     info.set_game(crate::games::GameKind::Connect4);
-    dir.write_info(&info)?;
+    Ok(info)
+}
+
+/// Each entrant's stderr log in the run directory's `logs/`.
+fn open_logs(dir: &RunDir, entrants: &[Entrant]) -> Result<Vec<Arc<LogSink>>> {
     std::fs::create_dir_all(dir.logs())
         .with_context(|| format!("creating {}", dir.logs().display()))?;
-    let logs = entrants
+    entrants
         .iter()
         .map(|e| {
             let path = dir.player_log(&e.name);
@@ -183,16 +180,13 @@ pub fn play(
                 .map(Arc::new)
                 .with_context(|| format!("opening {}", path.display()))
         })
-        .collect::<Result<Vec<_>>>()?;
-    let lineup = CheckLineup {
-        library: library.to_path_buf(),
-        opponents: plan.opponents.clone(),
-        settings: settings.clone(),
-        logs,
-        audit,
-        seed: plan.seed,
-    };
-    let tournament_settings = Settings {
+        .collect()
+}
+
+/// The tournament's settings for a series: one game at a time, the library's process
+/// kept from game to game.
+fn tournament_settings(plan: &SeriesPlan, move_limit: Duration) -> Settings {
+    Settings {
         move_limit,
         clock: None,
         concurrency: 1,
@@ -201,7 +195,36 @@ pub fn play(
         pairs: plan.pairs,
         sprt: None,
         shard: Shard::WHOLE,
+    }
+}
+
+/// Plays `plan` for `library` (its stdout and leftover files reported to `audit`), each
+/// game under `move_limit`, printing a line per game on stderr.
+pub fn play(
+    library: &Path,
+    plan: &SeriesPlan,
+    settings: &ProcessSettings,
+    audit: Arc<Audit>,
+    move_limit: Duration,
+) -> Result<Series> {
+    let mut paths = vec![library.to_path_buf()];
+    paths.extend(plan.opponents.iter().map(|o| match o {
+        Opponent::Library(p) => p.clone(),
+        Opponent::Random => PathBuf::from(BUILTIN),
+    }));
+    let entrants = name_entrants(&paths, &plan.opponents)?;
+    let dir = RunDir::create(Some(&plan.dir), Mode::Gauntlet)?;
+    dir.write_info(&run_info(&paths, &entrants, plan, settings, move_limit)?)?;
+    let lineup = CheckLineup {
+        library: library.to_path_buf(),
+        opponents: plan.opponents.clone(),
+        settings: settings.clone(),
+        logs: open_logs(&dir, &entrants)?,
+        audit,
+        seed: plan.seed,
     };
+    let pairings = Mode::Gauntlet.pairings(entrants.len());
+    let tournament_settings = tournament_settings(plan, move_limit);
     let work = Plan::new(&Connect4, &pairings, &tournament_settings, Vec::new());
     let planned = work.jobs.len();
     let mut log = GameLog::open(&dir.games())?;
