@@ -10,8 +10,7 @@
 //! panic, not even one the session catches; the game the session keeps replays legally
 //! from its setup.
 
-use go_engine::gtp::command::MAX_LINE;
-use go_engine::gtp::preprocess;
+use go_engine::gtp::{MAX_LINE, preprocess};
 use go_engine::gtp::session::Session;
 
 pub use crate::go_engine::PLAYOUTS;

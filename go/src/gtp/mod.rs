@@ -1,29 +1,22 @@
 //! GTP, the Go Text Protocol version 2 (Gunnar Farnebäck's specification, draft 2,
-//! <https://www.lysator.liu.se/~gunnar/gtp/gtp2-spec-draft2/gtp2-spec.html>): the wire layer
-//! (reading command lines, formatting responses, converting the protocol's entities) and
-//! the engine's session on top of it.
+//! <https://www.lysator.liu.se/~gunnar/gtp/gtp2-spec-draft2/gtp2-spec.html>): the engine's
+//! session over the wire layer of the `gtp-wire` crate ([`gtp_wire`], shared with the
+//! Reversi engine and the judge), which reads commands (section 3.1's preprocessing, ids,
+//! arguments) and writes responses.
 //!
-//! - [`command`]: section 3.1's preprocessing, then section 2's command structure
-//!   (`[id] command_name [arguments]`), from raw bytes: nothing a controller sends can make
-//!   it panic, and bytes that are not UTF-8 are an error to answer, not a crash.
-//! - [`response`]: section 2's response structure (`=[id] result` or `?[id] error_message`,
-//!   ended by an empty line), multi-line responses included.
 //! - [`session`]: the engine's side: every command of [`KNOWN_COMMANDS`] over a
 //!   [`crate::player::Player`], one response per command whatever the input.
-//! - [`entity`]: the simple entities: vertex (`A1`..`Z25` without `I`, any case, rows
-//!   counted from the BOTTOM, or `pass`), color (`b`, `w`, `black`, `white`, any case),
-//!   move, int and float.
+//! - [`vertex`]: GTP's vertices (`A1`..`Z25` without `I`, any case, rows counted from the
+//!   BOTTOM, or `pass`), colours and moves as the engine's points, colours and moves.
 
-pub mod command;
-pub mod entity;
-pub mod response;
 pub mod session;
+pub mod vertex;
 
-pub use command::{Command, CommandReader, GtpError, parse_command, preprocess};
-pub use entity::{
-    format_vertex, parse_color, parse_float, parse_int, parse_move, parse_vertex, vertex_letter,
+pub use gtp_wire::{
+    Command, CommandReader, GtpError, MAX_LINE, format_error, format_response, parse_command,
+    parse_float, parse_int, preprocess,
 };
-pub use response::{format_error, format_response};
+pub use vertex::{format_vertex, parse_color, parse_move, parse_vertex};
 
 /// The commands the engine answers, in `list_commands` order: GTP version 2's required
 /// commands, then those issue 37 asks for (the tournament and regression subsets of the

@@ -11,9 +11,11 @@
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 
+use gtp_wire::column_letter;
+
 use super::{
     Command, CommandReader, KNOWN_COMMANDS, format_error, format_response, format_vertex,
-    is_known_command, parse_color, parse_float, parse_int, parse_move, parse_vertex, vertex_letter,
+    is_known_command, parse_color, parse_float, parse_int, parse_move, parse_vertex,
 };
 use crate::clock::TimeSystem;
 use crate::game::{DEFAULT_KOMI, SetupError};
@@ -125,22 +127,39 @@ impl Session {
         self.player.engine().game().size()
     }
 
+    /// Runs one command: each group of commands answers its own, `None` for the others.
     fn execute(&mut self, command: &Command) -> Reply {
-        let args = &command.args[..];
-        let size = self.size();
-        match command.name.as_str() {
+        let (name, args) = (command.name.as_str(), &command.args[..]);
+        Self::administer(name, args)
+            .or_else(|| self.set_up(name, args))
+            .or_else(|| self.handicap(name, args))
+            .or_else(|| self.play_moves(name, args))
+            .or_else(|| self.score(name, args))
+            .or_else(|| self.time(name, args))
+            .or_else(|| self.files(name, args))
+            .unwrap_or_else(|| Err("unknown command".into()))
+    }
+
+    /// The administrative commands: who the engine is and what it knows.
+    fn administer(name: &str, args: &[String]) -> Option<Reply> {
+        Some(match name {
             "protocol_version" => arity(args, 0..=0, "protocol_version").map(|_| "2".into()),
             "name" => arity(args, 0..=0, "name").map(|_| "go-engine".into()),
             "version" => arity(args, 0..=0, "version").map(|_| env!("CARGO_PKG_VERSION").into()),
-            "known_command" => {
-                arity(args, 1..=1, "known_command command_name")?;
-                Ok(is_known_command(&args[0]).to_string())
-            }
+            "known_command" => arity(args, 1..=1, "known_command command_name")
+                .map(|_| is_known_command(&args[0]).to_string()),
             "list_commands" => {
                 arity(args, 0..=0, "list_commands").map(|_| KNOWN_COMMANDS.join("\n"))
             }
             "quit" => arity(args, 0..=0, "quit"),
-            "boardsize" => {
+            _ => return None,
+        })
+    }
+
+    /// The game's setting: board size, empty board, komi.
+    fn set_up(&mut self, name: &str, args: &[String]) -> Option<Reply> {
+        Some(match name {
+            "boardsize" => (|| {
                 arity(args, 1..=1, "boardsize size")?;
                 let n = parse_int(&args[0]).map_err(|e| syntax(&e.to_string()))?;
                 if self.player.set_size(n as usize) {
@@ -148,70 +167,36 @@ impl Session {
                 } else {
                     Err("unacceptable size".into())
                 }
-            }
-            "clear_board" => {
-                arity(args, 0..=0, "clear_board")?;
+            })(),
+            "clear_board" => arity(args, 0..=0, "clear_board").map(|_| {
                 self.player.clear();
-                Ok(String::new())
-            }
-            "komi" => {
+                String::new()
+            }),
+            "komi" => (|| {
                 arity(args, 1..=1, "komi new_komi")?;
                 let komi = parse_float(&args[0]).map_err(|e| syntax(&e.to_string()))?;
                 self.player.set_komi(komi);
                 Ok(String::new())
-            }
-            "play" => {
-                arity(args, 2..=2, "play color vertex")?;
-                let (color, mv) =
-                    parse_move(&args[0], &args[1], size).map_err(|e| syntax(&e.to_string()))?;
-                self.player
-                    .play(color, mv)
-                    .map(|_| String::new())
-                    .map_err(|e| format!("illegal move: {}", illegal_text(e, size)))
-            }
-            "genmove" => self.genmove(args, Generate::Play, "genmove color"),
-            "reg_genmove" => self.genmove(args, Generate::Regression, "reg_genmove color"),
-            "kgs-genmove_cleanup" => {
-                self.genmove(args, Generate::Cleanup, "kgs-genmove_cleanup color")
-            }
-            "undo" => {
-                arity(args, 0..=0, "undo")?;
-                self.player
-                    .undo()
-                    .map(|_| String::new())
-                    .map_err(|_| "cannot undo".into())
-            }
-            "showboard" => {
-                arity(args, 0..=0, "showboard")?;
-                Ok(self.showboard())
-            }
-            "final_score" => {
-                arity(args, 0..=0, "final_score")?;
-                Ok(self.player.final_score())
-            }
-            "final_status_list" => {
-                arity(args, 1..=1, "final_status_list alive|dead|seki")?;
-                let status = Status::parse(&args[0])
-                    .ok_or_else(|| syntax("final_status_list alive|dead|seki"))?;
-                let groups = stones_with_status(self.player.engine(), status);
-                Ok(groups
-                    .iter()
-                    .map(|g| vertices(g, size))
-                    .collect::<Vec<_>>()
-                    .join("\n"))
-            }
-            "fixed_handicap" | "place_free_handicap" => {
-                let fixed = command.name == "fixed_handicap";
-                arity(args, 1..=1, &format!("{} number_of_stones", command.name))?;
+            })(),
+            _ => return None,
+        })
+    }
+
+    /// The handicap stones: placed by the engine (fixed or free) or by the controller.
+    fn handicap(&mut self, name: &str, args: &[String]) -> Option<Reply> {
+        let size = self.size();
+        Some(match name {
+            "fixed_handicap" | "place_free_handicap" => (|| {
+                arity(args, 1..=1, &format!("{name} number_of_stones"))?;
                 let n = parse_int(&args[0]).map_err(|e| syntax(&e.to_string()))? as usize;
-                let placed = if fixed {
+                let placed = if name == "fixed_handicap" {
                     self.player.fixed_handicap(n)
                 } else {
                     self.player.place_free_handicap(n)
                 };
                 placed.map(|p| vertices(&p, size)).map_err(setup_error)
-            }
-            "set_free_handicap" => {
+            })(),
+            "set_free_handicap" => (|| {
                 if args.is_empty() {
                     return Err(syntax("set_free_handicap vertex..."));
                 }
@@ -226,8 +211,65 @@ impl Session {
                     .set_free_handicap(&points)
                     .map(|_| String::new())
                     .map_err(setup_error)
+            })(),
+            _ => return None,
+        })
+    }
+
+    /// The moves: the controller's (`play`), the engine's (`genmove` and its kinds), and
+    /// taking one back.
+    fn play_moves(&mut self, name: &str, args: &[String]) -> Option<Reply> {
+        let size = self.size();
+        Some(match name {
+            "play" => (|| {
+                arity(args, 2..=2, "play color vertex")?;
+                let (color, mv) =
+                    parse_move(&args[0], &args[1], size).map_err(|e| syntax(&e.to_string()))?;
+                self.player
+                    .play(color, mv)
+                    .map(|_| String::new())
+                    .map_err(|e| format!("illegal move: {}", illegal_text(e, size)))
+            })(),
+            "genmove" => self.genmove(args, Generate::Play, "genmove color"),
+            "reg_genmove" => self.genmove(args, Generate::Regression, "reg_genmove color"),
+            "kgs-genmove_cleanup" => {
+                self.genmove(args, Generate::Cleanup, "kgs-genmove_cleanup color")
             }
-            "time_settings" => {
+            "undo" => arity(args, 0..=0, "undo").and_then(|_| {
+                self.player
+                    .undo()
+                    .map(|_| String::new())
+                    .map_err(|_| "cannot undo".into())
+            }),
+            _ => return None,
+        })
+    }
+
+    /// What the board shows: the board itself, the score, the status of the stones.
+    fn score(&mut self, name: &str, args: &[String]) -> Option<Reply> {
+        let size = self.size();
+        Some(match name {
+            "showboard" => arity(args, 0..=0, "showboard").map(|_| self.showboard()),
+            "final_score" => arity(args, 0..=0, "final_score").map(|_| self.player.final_score()),
+            "final_status_list" => (|| {
+                arity(args, 1..=1, "final_status_list alive|dead|seki")?;
+                let status = Status::parse(&args[0])
+                    .ok_or_else(|| syntax("final_status_list alive|dead|seki"))?;
+                let groups = stones_with_status(self.player.engine(), status);
+                Ok(groups
+                    .iter()
+                    .map(|g| vertices(g, size))
+                    .collect::<Vec<_>>()
+                    .join("\n"))
+            })(),
+            _ => return None,
+        })
+    }
+
+    /// The clock: GTP's time system and the time left, KGS's time systems.
+    fn time(&mut self, name: &str, args: &[String]) -> Option<Reply> {
+        Some(match name {
+            "time_settings" => (|| {
                 let usage = "time_settings main_time byo_yomi_time byo_yomi_stones";
                 arity(args, 3..=3, usage)?;
                 let main = parse_float(&args[0]).map_err(|_| syntax(usage))?;
@@ -239,13 +281,12 @@ impl Session {
                 let system = TimeSystem::from_gtp(main, period, stones);
                 self.player.clock_mut().set_system(system);
                 Ok(String::new())
-            }
-            "kgs-time_settings" => {
-                let system = kgs_time_settings(args)?;
+            })(),
+            "kgs-time_settings" => kgs_time_settings(args).map(|system| {
                 self.player.clock_mut().set_system(system);
-                Ok(String::new())
-            }
-            "time_left" => {
+                String::new()
+            }),
+            "time_left" => (|| {
                 let usage = "time_left color time stones";
                 arity(args, 3..=3, usage)?;
                 let color = parse_color(&args[0]).map_err(|_| syntax(usage))?;
@@ -253,8 +294,15 @@ impl Session {
                 let stones = parse_int(&args[2]).map_err(|_| syntax(usage))?;
                 self.player.clock_mut().time_left(color, seconds, stones);
                 Ok(String::new())
-            }
-            "loadsgf" => {
+            })(),
+            _ => return None,
+        })
+    }
+
+    /// The game record as an SGF file: loaded, printed or written.
+    fn files(&mut self, name: &str, args: &[String]) -> Option<Reply> {
+        Some(match name {
+            "loadsgf" => (|| {
                 arity(args, 1..=2, "loadsgf filename [move_number]")?;
                 let moves = match args.get(1) {
                     Some(n) => {
@@ -269,8 +317,8 @@ impl Session {
                     .map_err(|e| format!("cannot load file: {e}"))?;
                 // As GNU Go answers: the colour to move.
                 Ok(self.player.engine().game().to_move().to_string())
-            }
-            "printsgf" => {
+            })(),
+            "printsgf" => (|| {
                 arity(args, 0..=1, "printsgf [filename]")?;
                 let text = self.player.record().to_sgf();
                 match args.first() {
@@ -279,9 +327,9 @@ impl Session {
                         .map(|_| String::new())
                         .map_err(|e| format!("cannot write {path}: {e}")),
                 }
-            }
-            _ => Err("unknown command".into()),
-        }
+            })(),
+            _ => return None,
+        })
     }
 
     fn genmove(&mut self, args: &[String], kind: Generate, usage: &str) -> Reply {
@@ -297,7 +345,7 @@ impl Session {
         let board = game.board();
         let size = game.size();
         let letters: String = (0..size)
-            .map(|x| format!(" {}", vertex_letter(x)))
+            .map(|x| format!(" {}", column_letter(x)))
             .collect();
         let mut out = format!("\n   {letters}\n");
         for y in 0..size {
