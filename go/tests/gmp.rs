@@ -13,20 +13,19 @@
 //! Japanese). The tests are skipped, saying so, when GNU Go is not installed, except under
 //! `CI=true`, where they fail.
 
-mod common;
-
 use std::collections::HashSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc::channel;
 use std::thread;
 use std::time::Duration;
 
-use common::{GNUGO, gnugo_missing};
 use go_engine::gmp::{GmpConfig, GmpOutcome, GmpPlayer, play_game};
 use go_engine::point::{Color, Move, Point};
 use go_engine::sgf::record::GameRecord;
+use testkit::partner::{GNUGO, gnugo_missing};
+use testkit::process::Reaper;
 
 /// Plays listed points while they are safely legal, then passes.
 struct SafePoints {
@@ -108,16 +107,6 @@ fn plan_9x9() -> Vec<Point> {
 
 fn sgf_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("gmp-{name}-{}.sgf", std::process::id()))
-}
-
-/// Kills the child when dropped (a failing test must not leave GNU Go running).
-struct Reaper(Child);
-
-impl Drop for Reaper {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// Runs GNU Go with `args` against our driver; returns our outcome, GNU Go's SGF and stderr.

@@ -22,9 +22,11 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{ENGINE, GNUGO, gnugo_missing};
+use common::ENGINE;
 use go_engine::point::Move;
 use go_engine::sgf::record::GameRecord;
+use testkit::partner::{GNUGO, gnugo_missing};
+use testkit::process::wait_until;
 
 /// Kills the children when dropped (a failing test must not leave them running).
 struct Reaper(Vec<Child>);
@@ -45,13 +47,10 @@ fn sgf_path(name: &str) -> PathBuf {
 
 /// Waits for `child` at most until `deadline`; its exit code.
 fn wait(child: &mut Child, deadline: Instant, what: &str) -> Option<i32> {
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status.code();
-        }
-        assert!(Instant::now() < deadline, "{what} did not finish in time");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let status = wait_until(child, deadline);
+    status
+        .unwrap_or_else(|| panic!("{what} did not finish in time"))
+        .code()
 }
 
 /// Plays game `g`: our colour alternates; `handicap` stones for Black (GNU Go as Black).

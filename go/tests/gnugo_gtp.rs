@@ -16,7 +16,9 @@
 
 mod common;
 
-use common::{ENGINE, GNUGO, GtpProcess, gnugo_missing};
+use common::ENGINE;
+use testkit::partner::{GNUGO, gnugo_missing};
+use testkit::process::GtpProcess;
 
 /// The result of one game.
 #[derive(Debug)]

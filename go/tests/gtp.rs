@@ -4,14 +4,11 @@
 //! `loadsgf` (skipped, saying so, when GNU Go is not installed, except under `CI=true`, where
 //! they fail).
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command as Process, Stdio};
 
-use common::{GNUGO, gnugo_missing};
 use go_engine::gtp::{
     CommandReader, GtpError, format_error, format_response, format_vertex, parse_command,
     parse_vertex,
@@ -19,6 +16,7 @@ use go_engine::gtp::{
 use go_engine::point::{Color, Move, Point};
 use go_engine::sgf::record::{GameRecord, RecordedMove};
 use proptest::prelude::*;
+use testkit::partner::{GNUGO, gnugo_missing};
 
 /// Answers every command with its name and arguments, the way a dispatcher would use the
 /// wire layer: read, answer, skip blank lines, answer unreadable ones with `?`.

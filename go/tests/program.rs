@@ -9,10 +9,11 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{ENGINE, GtpProcess, skip_decision};
+use common::ENGINE;
 use go_engine::gtp::{GtpError, KNOWN_COMMANDS, is_known_command, parse_command, parse_vertex};
 use go_engine::point::Move;
 use go_engine::sgf::record::GameRecord;
+use testkit::process::GtpProcess;
 
 fn engine() -> GtpProcess {
     // A fixed small budget keeps the test fast; resignation off keeps genmove a vertex.
@@ -524,19 +525,6 @@ fn bench_prints_every_line_of_its_table() {
     // Every thread count of a size runs the same number of playouts.
     assert_eq!(rows[4][2], rows[6][2], "{text}");
     assert!(text.contains("load average"), "{text}");
-}
-
-#[test]
-fn a_missing_gnu_go_skips_only_outside_ci() {
-    assert_eq!(skip_decision(true, true), Ok(None));
-    assert_eq!(skip_decision(true, false), Ok(None));
-    assert!(
-        skip_decision(false, false)
-            .unwrap()
-            .unwrap()
-            .starts_with("skipped: ")
-    );
-    assert!(skip_decision(false, true).is_err());
 }
 
 #[test]
