@@ -4,22 +4,13 @@
 #   scripts/strength.sh chain   each technique against the configuration before it
 #                               (paired boards, GRAVITY4_MOVE_MS=50, SPRT elo0=0 elo1=30,
 #                               at most 200 boards = 400 games)
-#   scripts/strength.sh tune    the strong profile's later steps at GRAVITY4_MOVE_MS=200
-#                               (exploration constant, transposition table), same SPRT
+#   scripts/strength.sh tune    the exploration constant at GRAVITY4_MOVE_MS=200 (steps 5
+#                               and 6), same SPRT
 #   scripts/strength.sh late    the playout rule and the endgame solver at GRAVITY4_MOVE_MS=100
 #                               (keep-threats, the threat-ordered solver up to 40 empties),
 #                               same SPRT, seeds 31 and 37 as STRENGTH.md reports
 #   scripts/strength.sh sequences  threat sequences (forced chains of threats proven at
 #                               expansion) at GRAVITY4_MOVE_MS=100, same SPRT, seed 41
-#   scripts/strength.sh replies  reply sequences (a node's children checked for the
-#                               opponent's chains at its 8th visit) at GRAVITY4_MOVE_MS=100,
-#                               same SPRT, seed 53
-#   scripts/strength.sh replies-long  the same pair at GRAVITY4_MOVE_MS=500, same SPRT,
-#                               seed 61
-#   scripts/strength.sh bias    progressive bias (selection favours forcing moves and
-#                               disfavours moves under one's own threat while they have
-#                               few visits; commit ded8363, since removed) at
-#                               GRAVITY4_MOVE_MS=100, same SPRT, seed 67
 #   scripts/strength.sh early-stop  the default (whole budget unless the root is decided)
 #                               vs the "cannot be overtaken" early stop, at
 #                               GRAVITY4_MOVE_MS=100, same SPRT, seed 47
@@ -30,26 +21,10 @@
 #   scripts/strength.sh forced  a forced move (one candidate) searching its whole budget
 #                               vs commit 79736f9 (played at once), at GRAVITY4_MOVE_MS=200,
 #                               same SPRT, seed 71
-#   scripts/strength.sh graph   the graph search (GRAVITY4_ENABLE=graph) vs the default of
-#                               commit d600866 at GRAVITY4_MOVE_MS=200, same SPRT, seed 3101
-#   scripts/strength.sh fpu     first-play urgency GRAVITY4_FPU=$FPU (default 0.1) vs the
-#                               default at GRAVITY4_MOVE_MS=200, same SPRT, seed 3301
 #   scripts/strength.sh lgr     last good replies with forgetting in the playouts (the
 #                               default since step 22b) vs without them
 #                               (GRAVITY4_DISABLE=last-good-reply), this build on both
 #                               sides, at GRAVITY4_MOVE_MS=200, same SPRT, seed 3501
-#   scripts/strength.sh lgr2    two-move replies as well (GRAVITY4_ENABLE=last-good-reply-2)
-#                               vs one-move replies only, at GRAVITY4_MOVE_MS=200, same
-#                               SPRT, seed 3502
-#   scripts/strength.sh exact   replies as cells (GRAVITY4_ENABLE=last-good-reply,exact-replies)
-#                               vs replies as columns, at GRAVITY4_MOVE_MS=200, same SPRT,
-#                               seed 3503
-#   scripts/strength.sh graph-lgr  the graph search without catch-up, with last good replies,
-#                               vs the tree search with them, at GRAVITY4_MOVE_MS=200, same
-#                               SPRT, seed 3504
-#   scripts/strength.sh mast    move averages on top of last good replies
-#                               (GRAVITY4_ENABLE=last-good-reply,mast) vs the replies alone,
-#                               at GRAVITY4_MOVE_MS=200, same SPRT, seed 3505
 #   scripts/strength.sh ppa     playout policy adaptation on top of last good replies
 #                               (GRAVITY4_ENABLE=policy-adaptation) vs the replies alone,
 #                               at GRAVITY4_MOVE_MS=200, same SPRT, seed 3506
@@ -59,17 +34,14 @@
 #   scripts/strength.sh exploration  the default with GRAVITY4_EXPLORATION=$EXPLORATION
 #                               (default 0.35) vs the default (0.5), at GRAVITY4_MOVE_MS=200,
 #                               same SPRT, seed 3602
-#   scripts/strength.sh prior   the default with policy adaptation's weights as priors in
-#                               the tree's selection (GRAVITY4_ENABLE=policy-prior) vs the
-#                               default, at GRAVITY4_MOVE_MS=200, same SPRT, seed 3603
 #   scripts/strength.sh ab      this build with SWITCHES (TAG names the run) vs SWITCHES_B
 #                               (default: the default) at GRAVITY4_MOVE_MS=200, the SPRT of
 #                               step 22, seed HINT_SEED (3700): a hint; steps 26, 27 and 29
-#                               are SWITCHES=GRAVITY4_ENABLE=keep-learned (ppa-loser,
-#                               ppa-follow-ups) with HINT_SEED=3604 (3605, 3609), the default
-#                               without last good replies GRAVITY4_DISABLE=last-good-reply
-#                               with 3608
-#   scripts/strength.sh ab-2s   this build with SWITCHES (GRAVITY4_ENABLE=keep-learned, say;
+#                               are AT=e00eaf7 SWITCHES=GRAVITY4_ENABLE=keep-learned
+#                               (ppa-loser, ppa-follow-ups) with HINT_SEED=3604 (3605, 3609),
+#                               the default without last good replies
+#                               GRAVITY4_DISABLE=last-good-reply with 3608
+#   scripts/strength.sh ab-2s   this build with SWITCHES (GRAVITY4_DISABLE=reuse, say;
 #                               TAG names the run) vs this build's default at 2000 ms,
 #                               FULL_PAIRS boards (50), seed FULL_SEED (2210), one game at a
 #                               time; RESUME=1 continues on the same copy, SHARD=I/N plays
@@ -79,7 +51,7 @@
 #                               GRAVITY4_MOVE_MS=200, same SPRT, seed 3606
 #   scripts/strength.sh ppa-2s  the same pair at 2000 ms (step 22g at length), FULL_PAIRS
 #                               boards (60), seed 2207, one game at a time; RESUME=1 continues
-#   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_ENABLE=graph, say; TAG
+#   scripts/strength.sh vs-d600866  this build (SWITCHES=GRAVITY4_DISABLE=reuse, say; TAG
 #                               names the run) vs d600866's default at 2000 ms, 100 boards,
 #                               seed FULL_SEED (2201), one game at a time; RESUME=1 continues the run
 #                               on its own copy of the library, SHARD=I/N plays part I of N
@@ -118,12 +90,12 @@
 #                               (default 2000); LADDER_RUNGS="10" plays only rung 10;
 #                               RESUME=1 continues the run on its own library copy
 #
-# The experiments issue 36 removed from the library (reply sequences, the graph search,
-# first-play urgency, two-move and exact replies, move averages, the policy prior, the
-# transposition table of `tune`) are measured on the library of their tag `exp/<name>`, the
-# last commit that had them, built under target/at/; so are `ab`, `ab-2s` and
-# `vs-d600866` when AT=<commit or tag> is set (AT=exp/keep-learned SWITCHES=... for the
-# pruned switches of steps 26-30).
+# The commands of the experiments that left the library (reply sequences, progressive bias,
+# the graph search, first-play urgency, two-move and exact replies, move averages, the
+# policy prior, the transposition table) are in this script at the last commit that has
+# each: commit e00eaf7 for those issue 36 removed, commit ded8363 for progressive bias.
+# `ab`, `ab-2s` and `vs-d600866` play the library built at commit AT (under target/at/)
+# when AT is set: AT=e00eaf7 SWITCHES=... for the pruned switches of steps 26-30.
 #
 # Runs land in runs/strength/<name>/ (games.jsonl, summary.json); the tables print as they
 # finish. CONCURRENCY sets the games played at once (default: the number of cores); two
@@ -222,18 +194,10 @@ library_at() {
     echo "$dir/target/release/libgravity4.so"
 }
 
-# The tag of the removed experiment command $1 measures ("" for the others): its library is
-# built from there.
-pruned_tag() {
+# The commit whose library command $1 plays instead of this build's: AT for the commands
+# that take it, "" for the others.
+library_commit() {
     case $1 in
-    replies | replies-long) echo exp/reply-sequences ;;
-    graph | graph-lgr) echo exp/graph ;;
-    fpu) echo exp/fpu ;;
-    lgr2) echo exp/last-good-reply-2 ;;
-    exact) echo exp/exact-replies ;;
-    mast) echo exp/mast ;;
-    prior) echo exp/policy-prior ;;
-    tune) echo exp/transpositions ;;
     ab | ab-2s | vs-d600866) echo "${AT:-}" ;;
     *) echo "" ;;
     esac
@@ -265,11 +229,11 @@ ABLATION_TECHNIQUES=(tactical-playouts keep-threats threat-sequences reuse endga
 # at a stale offset if the file was edited meanwhile.
 main() {
     COMMAND=${1:-chain}
-    local tag
-    tag=$(pruned_tag "$COMMAND")
-    if [ -n "$tag" ]; then
-        LIB=$(library_at "$tag")
-        echo "strength.sh: $COMMAND plays the library of $tag" >&2
+    local at
+    at=$(library_commit "$COMMAND")
+    if [ -n "$at" ]; then
+        LIB=$(library_at "$at")
+        echo "strength.sh: $COMMAND plays the library of $at" >&2
     fi
     case "$COMMAND" in
     chain)
@@ -283,13 +247,10 @@ main() {
         ;;
     tune)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-        # The seeds are those of the runs STRENGTH.md reports.
-        ab 5-exploration-0.5 "GRAVITY4_EXPLORATION=0.5,GRAVITY4_DISABLE=transpositions" \
-            "GRAVITY4_EXPLORATION=0.8,GRAVITY4_DISABLE=transpositions" 200 7
-        ab 6-exploration-0.3 "GRAVITY4_EXPLORATION=0.3,GRAVITY4_DISABLE=transpositions" \
-            "GRAVITY4_EXPLORATION=0.5,GRAVITY4_DISABLE=transpositions" 51 13
-        ab 7-transpositions "GRAVITY4_EXPLORATION=0.5,GRAVITY4_ENABLE=transpositions" \
-            "GRAVITY4_EXPLORATION=0.5,GRAVITY4_DISABLE=transpositions" 200 17
+        # The seeds are those of the runs STRENGTH.md reports (step 7's transposition table
+        # is at commit e00eaf7 with the rest of this command).
+        ab 5-exploration-0.5 GRAVITY4_EXPLORATION=0.5 GRAVITY4_EXPLORATION=0.8 200 7
+        ab 6-exploration-0.3 GRAVITY4_EXPLORATION=0.3 GRAVITY4_EXPLORATION=0.5 51 13
         ;;
     late)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
@@ -299,28 +260,6 @@ main() {
     sequences)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
         ab 10-threat-sequences "GRAVITY4_PROFILE=strong" "GRAVITY4_DISABLE=threat-sequences" 200 41
-        ;;
-    replies)
-        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
-        # Step 11 (seed 43) checked every child when created; the code now checks at a node's
-        # 8th visit, which is what this measures.
-        ab 13-reply-sequences-8 "GRAVITY4_ENABLE=reply-sequences" "GRAVITY4_PROFILE=strong" 200 53
-        ;;
-    replies-long)
-        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-500}
-        # Step 15: the pair of step 11b at a longer budget, where the chains of the lost games
-        # at 2 s might be within reach (seed 61).
-        ab_of_copy "15-reply-sequences-$GRAVITY4_MOVE_MS" "$LIB" replies-long \
-            "GRAVITY4_ENABLE=reply-sequences" "GRAVITY4_PROFILE=strong" 200 61
-        ;;
-    bias)
-        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
-        # Step 16: progressive bias (forcing moves +1, moves under one's own threat -1, fading
-        # as 1/visits) against the default (seed 67). It measured level and was removed, so
-        # this builds the commit that had it.
-        with_bias=$(library_at ded8363)
-        ab_of_copy 16-progressive-bias "$with_bias" bias \
-            "GRAVITY4_ENABLE=progressive-bias" "GRAVITY4_PROFILE=strong" 200 67
         ;;
     early-stop)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-100}
@@ -338,22 +277,7 @@ main() {
         # against commit 79736f9, which played it at the first clock check (seed 71).
         vs_commit 17-forced-moves forced 79736f9 200 71
         ;;
-    graph)
-        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-        # Step 18, a hint: the graph search (GRAVITY4_ENABLE=graph) against the default of
-        # d600866, the library before issue 17's work (seed 3101).
-        ours=$(copy_of "$LIB" graph)
-        base=$(copy_of "$(library_at d600866)" d600866)
-        sprt_match "18-graph-$GRAVITY4_MOVE_MS" "$ours@GRAVITY4_ENABLE=graph" "$base" 200 3101
-        ;;
-    fpu)
-        export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-200}
-        # Issue 17, a hint: first-play urgency GRAVITY4_FPU=$FPU (default 0.1) against the
-        # default (every child tried once first), this build on both sides, seed 3301.
-        ab_of_copy "17-fpu-${FPU:-0.1}-$GRAVITY4_MOVE_MS" "$LIB" fpu "GRAVITY4_FPU=${FPU:-0.1}" \
-            "GRAVITY4_FPU=none" 200 3301
-        ;;
-    lgr | lgr2 | exact | graph-lgr | mast | ppa)
+    lgr | ppa)
         # Issue 17, step 22, hints: the learned playout policies, this build on both sides.
         # The base of each is what the default was then, last good replies alone; written
         # against today's default (which has policy adaptation and its pairs since) so that
@@ -361,11 +285,6 @@ main() {
         local replies=GRAVITY4_DISABLE=policy-adaptation
         case $COMMAND in
         lgr) step_22_hint 22-last-good-reply "$replies" "$replies,last-good-reply" 3501 ;;
-        lgr2) step_22_hint 22c-two-move-replies "GRAVITY4_ENABLE=last-good-reply-2,$replies" \
-            "$replies" 3502 ;;
-        exact) step_22_hint 22d-exact-replies "GRAVITY4_ENABLE=exact-replies,$replies" "$replies" 3503 ;;
-        graph-lgr) step_22_hint 22e-graph-lgr "GRAVITY4_ENABLE=graph,$replies,catch-up" "$replies" 3504 ;;
-        mast) step_22_hint 22f-mast "GRAVITY4_ENABLE=mast,$replies" "$replies" 3505 ;;
         ppa) step_22_hint 22g-policy-adaptation GRAVITY4_DISABLE=ppa-pairs "$replies" 3506 ;;
         esac
         ;;
@@ -381,10 +300,6 @@ main() {
         c=${EXPLORATION:-0.35}
         step_22_hint "24-exploration-$c" \
             "GRAVITY4_EXPLORATION=$c" GRAVITY4_PROFILE=strong 3602
-        ;;
-    prior)
-        # Issue 17, step 25, a hint: the learned playout policy as priors in the tree.
-        step_22_hint 25-policy-prior GRAVITY4_ENABLE=policy-prior GRAVITY4_PROFILE=strong 3603
         ;;
     ab)
         # A hint: any two configurations of this build, with the SPRT.
@@ -412,7 +327,7 @@ main() {
         ;;
     vs-d600866)
         export GRAVITY4_MOVE_MS=${GRAVITY4_MOVE_MS:-2000}
-        # Issue 17's measure: this build (with SWITCHES, e.g. GRAVITY4_ENABLE=graph) against the
+        # Issue 17's measure: this build (with SWITCHES, e.g. GRAVITY4_DISABLE=reuse) against the
         # default of d600866 at the full 2 s, 100 boards (200 games), one game at a time. It takes
         # hours: RESUME=1 continues the run directory of the same TAG instead of starting over.
         tag=${TAG:-default} dir=$OUT/full-vs-d600866-${TAG:-default}
@@ -444,7 +359,7 @@ main() {
         # Issue 17, measured against another program instead of in self-play: d600866's
         # default against this build's default and each configuration of CANDIDATES (a
         # semicolon list of player settings, e.g. "GRAVITY4_DISABLE=ppa-pairs;
-        # GRAVITY4_ENABLE=ppa-tree"), a gauntlet whose pairings all play the same boards
+        # GRAVITY4_DISABLE=reuse"), a gauntlet whose pairings all play the same boards
         # (a board depends only on the seed and the pair), so any two of ours compare
         # board by board. FULL_PAIRS boards (25), seed FULL_SEED (2206, the boards of the
         # default's measures against d600866), one game at a time unless CONCURRENCY says;
@@ -559,7 +474,7 @@ main() {
             --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
         ;;
     *)
-        echo "usage: $0 chain|tune|late|sequences|replies|replies-long|bias|early-stop|endgame-reach|forced|graph|fpu|lgr|lgr2|exact|graph-lgr|mast|ppa|ppa-rate|exploration|prior|ab|ab-2s|ppa-pairs|ppa-2s|vs-d600866|vs-488d092|field|ablation|full|ladder|reversi|reversi-rhino" >&2
+        echo "usage: $0 chain|tune|late|sequences|early-stop|endgame-reach|forced|lgr|ppa|ppa-rate|exploration|ab|ab-2s|ppa-pairs|ppa-2s|vs-d600866|vs-488d092|field|ablation|full|ladder|reversi|reversi-rhino" >&2
         exit 2
         ;;
     esac

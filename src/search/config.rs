@@ -53,7 +53,8 @@ impl Profile {
 /// off (`GRAVITY4_DISABLE`) and measure what it is worth.
 ///
 /// Experiments that measured level or worse are not here: they left the library with
-/// issue 36, each kept at a tag `exp/<name>` (STRENGTH.md, "Pruned experiments").
+/// issue 36; their code is at commit e00eaf7, the last on main that has it (STRENGTH.md,
+/// "Pruned experiments").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Techniques {
     /// Playouts that win, block and avoid losing on the spot (else uniformly random).
@@ -89,16 +90,20 @@ pub type Switch = fn(&mut Techniques) -> &mut bool;
 /// Why a list of switch names could not be read whole: a name that is not a switch.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum UnknownSwitch {
-    /// An experiment that measured no gain and left the library, kept at tag `exp/<name>`.
-    #[error("{0:?} was an experiment and has been removed (it is kept at the git tag exp/{0})")]
+    /// An experiment that measured no gain and left the library (its code is at commit
+    /// e00eaf7).
+    #[error(
+        "{0:?} was an experiment and has been removed (its code is at commit e00eaf7, the last \
+         on main that has it: `git show e00eaf7`; STRENGTH.md, \"Pruned experiments\")"
+    )]
     Removed(String),
     /// A name that never was a switch.
     #[error("{0:?} is not a technique (expected one of {list})", list = Techniques::names())]
     Unknown(String),
 }
 
-/// The switch names experiments had before issue 36 removed them (each kept at the git tag
-/// `exp/<name>`), so that an old command line gets a precise message.
+/// The switch names experiments had before issue 36 removed them (their code is at commit
+/// e00eaf7), so that an old command line gets a precise message.
 pub const REMOVED_SWITCHES: [&str; 13] = [
     "transpositions",
     "graph",
@@ -271,7 +276,7 @@ mod tests {
             ]
         );
         let message = unknown[0].to_string();
-        assert!(message.contains("exp/graph"), "{message}");
+        assert!(message.contains("commit e00eaf7"), "{message}");
         assert!(unknown[1].to_string().contains("ppa-pairs"));
         // No removed name is still a switch.
         for name in REMOVED_SWITCHES {
