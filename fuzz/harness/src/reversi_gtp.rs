@@ -10,6 +10,7 @@
 //! over), one that fails leaves it as it was; `genmove` answers the move it played. Never
 //! a panic.
 
+use gtp_wire::{GtpError, parse_command};
 use reversi::protocol::gtp::Gtp;
 use reversi::{Move, Position, Rule};
 
@@ -24,15 +25,16 @@ fn rule(flags: u8) -> Rule {
     }
 }
 
-/// The id and the lower-cased command name of a line as GTP reads it (`None` for a line
-/// that holds no command: blank, or a comment).
-fn command_of(line: &str) -> Option<(Option<u64>, String)> {
-    let mut words = line.split('#').next().unwrap_or("").split_whitespace();
-    let first = words.next()?;
-    Some(match first.parse::<u64>() {
-        Ok(id) => (Some(id), words.next().unwrap_or("").to_ascii_lowercase()),
-        Err(_) => (None, first.to_ascii_lowercase()),
-    })
+/// The id and the lower-cased command name of a line as the shared GTP reader
+/// ([`gtp_wire::parse_command`]) reads it: `None` for a line that holds no command (blank,
+/// or a comment), no name for a line that is no command but is answered (an id alone,
+/// bytes that are not UTF-8, a bad id).
+fn command_of(line: &[u8]) -> Option<(Option<u32>, String)> {
+    match parse_command(line) {
+        Ok(command) => Some((command.id, command.name.to_ascii_lowercase())),
+        Err(GtpError::Blank) => None,
+        Err(e) => Some((e.id(), String::new())),
+    }
 }
 
 /// Whether `after` is `before` moved by one legal move `mv` (maybe after a forced pass),
@@ -61,6 +63,7 @@ pub fn run(data: &[u8]) {
     let mut gtp = Gtp::new(rule(flags), engine::player(flags >> 1));
     for raw in input.split(|&b| b == b'\n') {
         let line = String::from_utf8_lossy(raw);
+        let command = command_of(raw);
         let before = *gtp.position();
         let mut out = Vec::new();
         let mut bytes = raw.to_vec();
@@ -68,7 +71,7 @@ pub fn run(data: &[u8]) {
         gtp.run(&bytes[..], &mut out).expect("writing to a Vec");
         let out = String::from_utf8(out).expect("GTP answers are UTF-8");
         let after = *gtp.position();
-        let Some((id, command)) = command_of(&line) else {
+        let Some((id, command)) = command else {
             assert!(
                 out.is_empty(),
                 "{line:?} holds no command, answered {out:?}"
@@ -128,16 +131,22 @@ mod tests {
 
     #[test]
     fn commands_are_read_as_gtp_reads_them() {
-        assert_eq!(command_of("  # only a comment"), None);
-        assert_eq!(command_of(""), None);
-        assert_eq!(command_of("7 GenMove b"), Some((Some(7), "genmove".into())));
-        assert_eq!(command_of("7"), Some((Some(7), String::new())));
-        assert_eq!(command_of("play b d3 # x"), Some((None, "play".into())));
+        assert_eq!(command_of(b"  # only a comment"), None);
+        assert_eq!(command_of(b""), None);
+        assert_eq!(
+            command_of(b"7 GenMove b"),
+            Some((Some(7), "genmove".into()))
+        );
+        assert_eq!(command_of(b"7"), Some((Some(7), String::new())));
+        assert_eq!(command_of(b"play b d3 # x"), Some((None, "play".into())));
+        assert_eq!(command_of(b"gen\x01move b"), Some((None, "genmove".into())));
+        assert_eq!(command_of(b"99999999999 name"), Some((None, String::new())));
     }
 
     #[test]
     fn a_game_and_odd_lines_keep_the_promise() {
         run(b"\x00boardsize 8\nplay b d3\n1 genmove w\n\n# c\n2 showboard\nplay w a1\nundo\nundo\nundo\n9\ngenmove b\nfinal_score\nquit\nname\n");
         run(b"\x03genmove black\ngenmove white\ngenmove black\n\xff\xfe play\r\n");
+        run(b"\x00play b d3\n99999999999 name\n5 play w \xff\ngen\x01move w\n");
     }
 }

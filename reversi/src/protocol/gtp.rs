@@ -10,13 +10,22 @@
 //! forced passes, and both ways must work. `undo` takes back such a pass together with the
 //! move that followed it, so the controller's history and ours stay in step.
 //!
-//! Input is read as bytes: a controller may send other encodings in comments, and a byte
-//! that is not UTF-8 must not end the session. `list_games`/`set_game` (Quarry's extension,
-//! also in gtp-rhino and Edax) say the game is Othello.
+//! The wire is the `gtp-wire` crate's ([`gtp_wire`], shared with the Go engine and the
+//! judge): lines are read as bytes and preprocessed as GTP 2 section 3.1 says (control
+//! characters and comments dropped, blank lines unanswered), so a controller may send other
+//! encodings in comments, and a byte that is not UTF-8 is answered `?`, never the end of the
+//! session. Command names are taken in any case; an id alone on a line is answered as an
+//! unknown command. `list_games`/`set_game` (Quarry's extension, also in gtp-rhino and
+//! Edax) say the game is Othello.
 
 use std::io::{self, BufRead, Write};
 
+use gtp_wire::{
+    Command, CommandReader, GtpError, Vertex, format_error, format_response, parse_float, parse_int,
+};
+
 use super::Player;
+use crate::bitboard::Square;
 use crate::position::{Color, Move, Position, Rule};
 
 /// The commands we answer, in `list_commands` order.
@@ -94,6 +103,36 @@ fn colour_index(c: Color) -> usize {
     }
 }
 
+/// A GTP colour (`b`, `w`, `black`, `white`, any case).
+fn parse_colour(text: &str) -> Option<Color> {
+    match gtp_wire::parse_color(text).ok()? {
+        gtp_wire::Color::Black => Some(Color::Black),
+        gtp_wire::Color::White => Some(Color::White),
+    }
+}
+
+/// A GTP vertex on the 8x8 board in Othello notation (row 1 at the top), or `pass`.
+fn parse_move(text: &str) -> Option<Move> {
+    match gtp_wire::parse_vertex(text, 8).ok()? {
+        Vertex::Pass => Some(Move::Pass),
+        Vertex::Point { column, row } => {
+            Square::from_row_col(row as u8, column as u8).map(Move::Play)
+        }
+    }
+}
+
+/// A move as Othello engines write it: a lower-case vertex (`d3`) or `pass`.
+fn move_text(mv: Move) -> String {
+    match mv {
+        Move::Pass => Vertex::Pass,
+        Move::Play(sq) => Vertex::Point {
+            column: usize::from(sq.col()),
+            row: usize::from(sq.row()),
+        },
+    }
+    .lowercase()
+}
+
 impl Gtp {
     /// A session at the start position under `rule`.
     pub fn new(rule: Rule, player: Player) -> Gtp {
@@ -114,17 +153,20 @@ impl Gtp {
 
     /// Reads commands until `quit` or the end of input, answering each.
     pub fn run<R: BufRead, W: Write>(&mut self, input: R, mut output: W) -> io::Result<()> {
-        for line in input.split(b'\n') {
-            let line = String::from_utf8_lossy(&line?).into_owned();
-            let Some((id, command, args)) = parse_line(&line) else {
-                continue;
+        let mut reader = CommandReader::new(input);
+        while let Some(read) = reader.read_command()? {
+            let (response, quit) = match read {
+                Ok(command) => self.answer(&command),
+                // The controller waits for an answer to an id alone: an empty command.
+                Err(GtpError::MissingCommand { id }) => {
+                    (format_response(Some(id), Err("unknown command")), false)
+                }
+                Err(e) => match format_error(&e) {
+                    Some(text) => (text, false),
+                    None => continue,
+                },
             };
-            let quit = command == "quit";
-            let reply = self.handle(&command, &args);
-            let status = if reply.ok { '=' } else { '?' };
-            let id = id.map(|n| n.to_string()).unwrap_or_default();
-            let sep = if reply.text.is_empty() { "" } else { " " };
-            write!(output, "{status}{id}{sep}{}\n\n", reply.text)?;
+            output.write_all(response.as_bytes())?;
             output.flush()?;
             if quit {
                 break;
@@ -133,9 +175,32 @@ impl Gtp {
         Ok(())
     }
 
-    /// Answers one command (lower-cased name, arguments).
+    /// The response to one command (its name in any case), and whether it ends the session.
+    fn answer(&mut self, command: &Command) -> (String, bool) {
+        let name = command.name.to_ascii_lowercase();
+        let args: Vec<&str> = command.args.iter().map(String::as_str).collect();
+        let reply = self.handle(&name, &args);
+        let result = if reply.ok {
+            Ok(reply.text.as_str())
+        } else {
+            Err(reply.text.as_str())
+        };
+        (format_response(command.id, result), name == "quit")
+    }
+
+    /// Answers one command (lower-cased name, arguments): each group of commands answers
+    /// its own, `None` for the others.
     pub fn handle(&mut self, command: &str, args: &[&str]) -> Reply {
-        match command {
+        self.identify(command, args)
+            .or_else(|| self.set_up(command, args))
+            .or_else(|| self.moves(command, args))
+            .or_else(|| self.time(command, args))
+            .unwrap_or_else(|| Reply::err("unknown command"))
+    }
+
+    /// The administrative commands: who the engine is, what it knows, which game it plays.
+    fn identify(&self, command: &str, args: &[&str]) -> Option<Reply> {
+        Some(match command {
             "protocol_version" => Reply::ok("2"),
             "name" => Reply::ok("reversi"),
             "version" => Reply::ok(format!(
@@ -154,7 +219,15 @@ impl Gtp {
                 "othello" | "reversi" => Reply::ok(""),
                 _ => Reply::err("unsupported game"),
             },
-            "boardsize" => match args.first().map(|s| s.parse::<u32>()) {
+            "quit" => Reply::ok(""),
+            _ => return None,
+        })
+    }
+
+    /// The game's setting: the board (8x8 only), a new game, komi (taken and ignored).
+    fn set_up(&mut self, command: &str, args: &[&str]) -> Option<Reply> {
+        Some(match command {
+            "boardsize" => match args.first().map(|s| parse_int(s)) {
                 Some(Ok(8)) => Reply::ok(""),
                 Some(Ok(_)) => Reply::err("unacceptable size"),
                 _ => Reply::err("syntax error: boardsize needs a number"),
@@ -166,10 +239,17 @@ impl Gtp {
                 self.player.engine.new_game();
                 Reply::ok("")
             }
-            "komi" => match args.first().map(|s| s.parse::<f64>()) {
+            "komi" => match args.first().map(|s| parse_float(s)) {
                 Some(Ok(_)) => Reply::ok(""),
                 _ => Reply::err("syntax error: komi needs a number"),
             },
+            _ => return None,
+        })
+    }
+
+    /// The moves and the board: `play`, `genmove`, `undo`, the score and the board shown.
+    fn moves(&mut self, command: &str, args: &[&str]) -> Option<Reply> {
+        Some(match command {
             "play" => self.play(args),
             "genmove" => self.genmove(args),
             "undo" => match self.history.pop() {
@@ -187,22 +267,31 @@ impl Gtp {
                 self.pos.score().score_string()
             }),
             "showboard" => Reply::ok(format!("\n{}", self.pos)),
-            "time_settings" => {
-                let nums: Vec<Option<f64>> = args.iter().map(|a| a.parse().ok()).collect();
-                match nums.as_slice() {
-                    [Some(main), Some(byo), Some(stones)] => {
-                        self.time_settings = Some((*main, *byo, *stones as u32));
-                        // New settings start new clocks: earlier `time_left`s are void.
-                        self.clocks = [None, None];
-                        Reply::ok("")
+            _ => return None,
+        })
+    }
+
+    /// The clocks: the time system, and the time left for one colour.
+    fn time(&mut self, command: &str, args: &[&str]) -> Option<Reply> {
+        Some(match command {
+            "time_settings" => match args {
+                [main, byo, stones] => {
+                    match (parse_float(main), parse_float(byo), parse_int(stones)) {
+                        (Ok(main), Ok(byo), Ok(stones)) => {
+                            self.time_settings = Some((main, byo, stones));
+                            // New settings start new clocks: earlier `time_left`s are void.
+                            self.clocks = [None, None];
+                            Reply::ok("")
+                        }
+                        _ => Reply::err("syntax error: time_settings main byo_yomi stones"),
                     }
-                    _ => Reply::err("syntax error: time_settings main byo_yomi stones"),
                 }
-            }
+                _ => Reply::err("syntax error: time_settings main byo_yomi stones"),
+            },
             "time_left" => {
-                let colour = args.first().and_then(|c| Color::parse(c));
-                let seconds = args.get(1).and_then(|s| s.parse::<f64>().ok());
-                let stones = args.get(2).and_then(|s| s.parse::<u32>().ok());
+                let colour = args.first().and_then(|c| parse_colour(c));
+                let seconds = args.get(1).and_then(|s| parse_float(s).ok());
+                let stones = args.get(2).and_then(|s| parse_int(s).ok());
                 match (colour, seconds, stones) {
                     (Some(c), Some(seconds), Some(stones)) => {
                         self.clocks[colour_index(c)] = Some(Clock { seconds, stones });
@@ -211,9 +300,8 @@ impl Gtp {
                     _ => Reply::err("syntax error: time_left colour seconds stones"),
                 }
             }
-            "quit" => Reply::ok(""),
-            _ => Reply::err("unknown command"),
-        }
+            _ => return None,
+        })
     }
 
     /// Plays the forced pass of the side to move when a command is about `colour`, the other
@@ -227,8 +315,8 @@ impl Gtp {
 
     fn play(&mut self, args: &[&str]) -> Reply {
         let (Some(colour), Some(mv)) = (
-            args.first().and_then(|c| Color::parse(c)),
-            args.get(1).and_then(|m| Move::parse(m)),
+            args.first().and_then(|c| parse_colour(c)),
+            args.get(1).and_then(|m| parse_move(m)),
         ) else {
             return Reply::err("syntax error: play <black|white> <a1..h8|pass>");
         };
@@ -253,7 +341,7 @@ impl Gtp {
     }
 
     fn genmove(&mut self, args: &[&str]) -> Reply {
-        let Some(colour) = args.first().and_then(|c| Color::parse(c)) else {
+        let Some(colour) = args.first().and_then(|c| parse_colour(c)) else {
             return Reply::err("syntax error: genmove <black|white>");
         };
         let before = self.pos;
@@ -277,7 +365,7 @@ impl Gtp {
         };
         self.history.push(before);
         self.pos = self.pos.play_unchecked(mv);
-        Reply::ok(mv.to_string())
+        Reply::ok(move_text(mv))
     }
 
     /// The budget for `colour`'s move: the configured one, capped by its clock when the
@@ -317,20 +405,6 @@ impl Gtp {
         }
         budget.max(1)
     }
-}
-
-/// Splits a GTP line into (id, lower-cased command, arguments); `None` for blank lines and
-/// comments. An id with no command is an empty command (answered as unknown: the
-/// controller waits for an answer).
-fn parse_line(line: &str) -> Option<(Option<u64>, String, Vec<&str>)> {
-    let line = line.split('#').next().unwrap_or("");
-    let mut words = line.split_whitespace();
-    let first = words.next()?;
-    let (id, command) = match first.parse::<u64>() {
-        Ok(id) => (Some(id), words.next().unwrap_or("")),
-        Err(_) => (None, first),
-    };
-    Some((id, command.to_ascii_lowercase(), words.collect()))
 }
 
 #[cfg(test)]
@@ -516,6 +590,34 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "=1 Othello\n\n=2\n\n?3 unsupported game\n\n?4 unknown command\n\n=5 reversi\n\n"
+        );
+    }
+
+    #[test]
+    fn names_in_any_case_vertices_in_any_case_and_unreadable_lines() {
+        let out =
+            run("1 NAME\n2 Play BLACK D3\n3 genmove W\n4 play b \u{1}\n\r\n5 boardsize 8 \t# x\n");
+        let replies: Vec<&str> = out.split("\n\n").collect();
+        assert_eq!(replies[..2], ["=1 reversi", "=2"]);
+        let mv = replies[2].strip_prefix("=3 ").unwrap();
+        assert_eq!(
+            mv,
+            mv.to_ascii_lowercase(),
+            "Othello engines answer in lower case"
+        );
+        assert_eq!(parse_move(mv).map(move_text).as_deref(), Some(mv));
+        assert_eq!(
+            replies[3],
+            "?4 syntax error: play <black|white> <a1..h8|pass>"
+        );
+        assert_eq!(replies[4], "=5");
+        let mut out = Vec::new();
+        session(Rule::Standard)
+            .run(&b"1 play b d3 \xff\n2 name\n"[..], &mut out)
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "?1 syntax error: invalid UTF-8\n\n=2 reversi\n\n"
         );
     }
 }
