@@ -20,9 +20,9 @@
 //! callgrind counts apart: instructions per learned playout ply, and per update).
 //!
 //! Every search and tactical playout goes through `speed/api.rs`, so `scripts/speed-vs.sh`
-//! can build this same file against an older library (with `speed/api_before_18.rs` for
-//! the API before issue 18's restructure) and compare the two side by side on the same
-//! positions.
+//! can build this same file against an older library (with the `api_before_36.rs` or
+//! `api_before_18.rs` of commit e74af81 in its place) and compare the two side by side on
+//! the same positions.
 
 #[path = "speed/api.rs"]
 mod api;

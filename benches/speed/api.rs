@@ -1,7 +1,7 @@
 //! The library calls of the speed bench, for the API since issue 36 (the strong search works
 //! in a [`Workspace`]). `scripts/speed-vs.sh` builds this bench against older commits with
-//! `api_before_36.rs` or `api_before_18.rs` in this file's place: the rest of the bench is
-//! the same.
+//! `api_before_36.rs` or `api_before_18.rs` (taken from commit e74af81) in this file's place:
+//! the rest of the bench is the same.
 
 use gravity4::position::Position;
 use gravity4::search::config::ADAPTATION_RATE;
