@@ -13,9 +13,25 @@ use gravity4_judge::games::connect4::Point;
 use gravity4_judge::players::saiblo::{Form, message};
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
+use testkit::partner::python3;
+use testkit::process::wait_until;
+
+/// Starts `program` with piped stdin, stdout and stderr and its environment: these tests
+/// write the platform's side by hand (malformed input, say).
+fn spawn(program: &Program) -> Child {
+    let argv = program.argv();
+    Command::new(&argv[0])
+        .args(&argv[1..])
+        .envs(program.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.name))
+}
 
 /// What a program did with some input.
 struct Run {
@@ -27,7 +43,7 @@ struct Run {
 /// Runs `program` on `input`, closing its input afterwards unless `keep_open`; fails the
 /// test if it is still running 10 s later.
 fn run(program: &Program, input: &str, keep_open: bool) -> Run {
-    let mut child = program.spawn();
+    let mut child = spawn(program);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(input.as_bytes()).unwrap();
     stdin.flush().unwrap();
@@ -50,16 +66,8 @@ fn run(program: &Program, input: &str, keep_open: bool) -> Run {
         text
     });
     let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("{} hung on {input:?}", program.name);
-        }
-        thread::sleep(Duration::from_millis(5));
-    };
+    let status = wait_until(&mut child, deadline)
+        .unwrap_or_else(|| panic!("{} hung on {input:?}", program.name));
     drop(held);
     Run {
         code: status.code(),
@@ -268,7 +276,7 @@ fn binary_sends_a_framed_ok_first_unless_told_not_to() {
     for args in [&[][..], &["--hello"]] {
         let mut program = Program::binary(50);
         program.args = args.iter().map(|a| a.to_string()).collect();
-        let mut child = program.spawn();
+        let mut child = spawn(&program);
         let mut hello = [0u8; HELLO.len()];
         child
             .stdout
@@ -324,7 +332,7 @@ fn package_reads_every_layout() {
 /// is settled as moves only), then sends `late` (a `top` and board of the first message,
 /// arriving after the reply) and closes the input.
 fn after_a_late_view(program: &Program, late: &str) -> (Option<i32>, String) {
-    let mut child = program.spawn();
+    let mut child = spawn(program);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"9 9 2 3\n-1 -1\n").unwrap();
     stdin.flush().unwrap();
@@ -416,7 +424,7 @@ fn main_py_sends_the_ok_by_default() {
 fn main_py_is_python_3_6() {
     let main = concat!(env!("CARGO_MANIFEST_DIR"), "/package/main.py");
     let check = "import ast, sys; ast.parse(open(sys.argv[1]).read(), feature_version=(3, 6))";
-    let status = Command::new(common::python3())
+    let status = Command::new(python3())
         .args(["-c", check, main])
         .status()
         .expect("python3 runs");

@@ -3,10 +3,9 @@
 //! the judge's `saiblo:` player (`gravity4_judge::players::saiblo`), the one emulation of
 //! Saiblo; this module only says how to start each program.
 
-#![allow(dead_code)] // Each test crate uses part of this module.
-
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
+use testkit::partner::python3;
 
 /// How to start a program.
 #[derive(Clone, Debug)]
@@ -55,19 +54,6 @@ impl Program {
         argv.extend(self.args.iter().cloned());
         argv
     }
-
-    /// Starts the program with piped stdin, stdout and stderr and its environment, for a
-    /// test that writes the platform's side by hand (malformed input, say).
-    pub fn spawn(&self) -> Child {
-        Command::new(&self.command)
-            .args(&self.args)
-            .envs(self.env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", self.name))
-    }
 }
 
 /// The budget per move, and no per-move telemetry line (the tests count stderr lines),
@@ -77,18 +63,6 @@ fn environment(budget_ms: u64) -> Vec<(String, String)> {
         ("GRAVITY4_MOVE_MS".into(), budget_ms.to_string()),
         ("GRAVITY4_LOG".into(), "0".into()),
     ]
-}
-
-/// The Python interpreter the upload runs on: `python3` on `PATH`. The package's tests
-/// need it everywhere (the platform runs the upload with it), so a machine without it
-/// fails them, under CI or not; they are never skipped.
-pub fn python3() -> PathBuf {
-    let found = std::env::var_os("PATH")
-        .iter()
-        .flat_map(std::env::split_paths)
-        .map(|dir| dir.join("python3"))
-        .find(|p| p.is_file());
-    found.expect("the package's tests need python3 on PATH (the upload runs on it)")
 }
 
 /// Whether the `main.py` in `package` sends the `ok` first: its `SEND_HELLO` line.
@@ -127,32 +101,10 @@ pub fn package() -> tempfile::TempDir {
 }
 
 /// `<target>/release/libgravity4.so` of the target directory these tests were built in,
-/// built (once per test binary) with `cargo build --release --lib -p gravity4`; cargo's
-/// lock keeps two binaries building it at once from clashing.
+/// built once per test binary (the suite's own profile, `ci`, does not make it).
 fn release_library() -> PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BUILT
-        .get_or_init(|| {
-            // The program is at <target>/<profile>/gravity4-saiblo.
-            let target = Path::new(env!("CARGO_BIN_EXE_gravity4-saiblo"))
-                .ancestors()
-                .nth(2)
-                .expect("<target>/<profile>/gravity4-saiblo")
-                .to_path_buf();
-            let status = Command::new(env!("CARGO"))
-                .args(["build", "--release", "--lib", "-p", "gravity4", "--quiet"])
-                .arg("--target-dir")
-                .arg(&target)
-                .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-                .status()
-                .expect("run cargo build");
-            assert!(
-                status.success(),
-                "cargo build --release --lib -p gravity4 failed"
-            );
-            let library = target.join("release").join("libgravity4.so");
-            assert!(library.exists(), "no cdylib at {}", library.display());
-            library
-        })
+        .get_or_init(|| testkit::build::release_library(&testkit::build::target_dir()))
         .clone()
 }
