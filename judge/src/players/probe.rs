@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use super::process::protocol::MoveRequest;
+pub use super::process::protocol::{MoveRequest, Written};
 use super::process::{self, Audit, Host, LogSink, ProcessSettings};
 use super::{Fault, course_abi};
 use crate::games::connect4::Point;
@@ -26,6 +26,8 @@ pub struct Reply {
     pub wall_ms: f64,
     /// CPU time of the thread that ran `getPoint`, ms, when known.
     pub cpu_ms: Option<f64>,
+    /// What the call wrote into the arrays it was given (the runner's, live), if anything.
+    pub written: Option<Written>,
 }
 
 impl Probe {
@@ -59,6 +61,7 @@ impl Probe {
                     answer: Err(fault.clone()),
                     wall_ms: 0.0,
                     cpu_ms: None,
+                    written: None,
                 };
             }
         };
@@ -67,6 +70,7 @@ impl Probe {
                 answer: Err(Fault::Crash("the host had already ended".into())),
                 wall_ms: 0.0,
                 cpu_ms: None,
+                written: None,
             };
         }
         let t = host.get_point(args, limit);
@@ -80,6 +84,7 @@ impl Probe {
             answer,
             wall_ms: t.wall_ms,
             cpu_ms: t.cpu_ms,
+            written: t.written,
         }
     }
 

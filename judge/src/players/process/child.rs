@@ -9,7 +9,7 @@ use std::io::{BufReader, BufWriter};
 use std::os::fd::FromRawFd;
 use std::path::Path;
 
-use super::protocol::{self, ChildMessage, MoveRequest};
+use super::protocol::{self, ChildMessage, MoveRequest, Written};
 
 /// The course's `Point`: two 32-bit ints.
 #[repr(C)]
@@ -80,7 +80,10 @@ pub fn run(settings: &HostSettings) -> ! {
             // Parent closed the pipe (game over) or sent garbage: nothing more to do.
             Ok(None) | Err(_) => std::process::exit(0),
         };
-        let msg = call_on_new_thread(get_point, clear_point, req);
+        let (msg, written) = call_on_new_thread(get_point, clear_point, req);
+        if let Some(w) = written {
+            send(&mut replies, &ChildMessage::Wrote(w));
+        }
         send(&mut replies, &msg);
     }
 }
@@ -192,24 +195,28 @@ fn thread_cpu_ns() -> u64 {
 }
 
 /// Calls `getPoint` on a fresh thread, as the course's runner does, so thread-locals do
-/// not persist between moves.
+/// not persist between moves. The library gets writable arrays, as the runner's live
+/// ones are; what it wrote into them comes back beside its answer.
 fn call_on_new_thread(
     get_point: GetPointFn,
     clear_point: ClearPointFn,
     req: MoveRequest,
-) -> ChildMessage {
+) -> (ChildMessage, Option<Written>) {
     let handle = std::thread::Builder::new()
         .stack_size(MOVE_THREAD_STACK)
         .spawn(move || {
+            let (mut top, mut board) = (req.top.clone(), req.board.clone());
             let start = thread_cpu_ns();
             // SAFETY: the arrays are owned by this closure and outlive the call; their
-            // lengths are N and M*N as the ABI promises (checked by read_request).
+            // lengths are N and M*N as the ABI promises (checked by read_request). They
+            // are passed as mutable memory, so a library that writes into them (the ABI
+            // forbids it) changes only these copies, compared below.
             let p = unsafe {
                 get_point(
                     req.m,
                     req.n,
-                    req.top.as_ptr(),
-                    req.board.as_ptr(),
+                    top.as_mut_ptr(),
+                    board.as_mut_ptr(),
                     req.last_x,
                     req.last_y,
                     req.no_x,
@@ -217,19 +224,20 @@ fn call_on_new_thread(
                 )
             };
             let cpu_ns = thread_cpu_ns().saturating_sub(start);
+            let written = Written::compare(&req, &top, &board);
             // SAFETY: fflush(NULL) flushes every C output stream; it takes no pointer of
             // ours. What the library printed through stdio reaches its descriptor now, not
             // when a buffer fills, so each move's output is seen with that move.
             unsafe { libc::fflush(std::ptr::null_mut()) };
             if p.is_null() {
-                return ChildMessage::Null { cpu_ns };
+                return (ChildMessage::Null { cpu_ns }, written);
             }
             // SAFETY: a non-null return must point at a Point by the ABI; if the library
             // lies, the fault kills only this host and the parent reports a crash.
             let (x, y) = unsafe { ((*p).x, (*p).y) };
             // SAFETY: the ABI says every returned Point is freed through clearPoint.
             unsafe { clear_point(p) };
-            ChildMessage::Point { x, y, cpu_ns }
+            (ChildMessage::Point { x, y, cpu_ns }, written)
         });
     match handle.map(|h| h.join()) {
         Ok(Ok(msg)) => msg,

@@ -91,6 +91,8 @@ pub struct Timed {
     pub wall_ms: f64,
     /// CPU time of the thread that ran `getPoint`, as the child reports it, ms.
     pub cpu_ms: Option<f64>,
+    /// What the call wrote into the arrays it was given, if anything.
+    pub written: Option<protocol::Written>,
 }
 
 /// A child that leads its own process group: killed as a whole group, reaped once.
@@ -358,10 +360,15 @@ impl Host {
             Some(w) => protocol::write_request(w, req).is_ok(),
             None => false,
         };
-        let received = if sent {
-            self.await_reply(start + limit)
-        } else {
-            Err(RecvTimeoutError::Disconnected)
+        let mut written = None;
+        let received = loop {
+            if !sent {
+                break Err(RecvTimeoutError::Disconnected);
+            }
+            match self.await_reply(start + limit) {
+                Ok(Ok(ChildMessage::Wrote(w))) if written.is_none() => written = Some(w),
+                received => break received,
+            }
         };
         let wall_ms = start.elapsed().as_secs_f64() * 1e3;
         // Read before a verdict kills the host: a timeout or a crash keeps its last peak.
@@ -393,6 +400,7 @@ impl Host {
             answer,
             wall_ms,
             cpu_ms,
+            written,
         }
     }
 

@@ -16,6 +16,7 @@ const TAG_READY: u8 = 1;
 const TAG_LOAD_ERROR: u8 = 2;
 const TAG_POINT: u8 = 3;
 const TAG_NULL: u8 = 4;
+const TAG_WROTE: u8 = 5;
 
 /// A `getPoint` call, parent to child: the course ABI's arguments by value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,6 +60,34 @@ pub enum ChildMessage {
         /// CPU time of the calling thread, nanoseconds.
         cpu_ns: u64,
     },
+    /// `getPoint` changed the arrays it was given (sent just before its answer): the
+    /// runner's arrays are live and must not be written.
+    Wrote(Written),
+}
+
+/// The first entry of each array that a call changed: its index and its value after the
+/// call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Written {
+    /// In `top`.
+    pub top: Option<(u32, i32)>,
+    /// In the board.
+    pub board: Option<(u32, i32)>,
+}
+
+impl Written {
+    /// What `after` differs in from `req`'s arrays; `None` when nothing changed.
+    pub fn compare(req: &MoveRequest, top: &[i32], board: &[i32]) -> Option<Written> {
+        let first = |before: &[i32], after: &[i32]| {
+            let k = before.iter().zip(after).position(|(b, a)| b != a)?;
+            Some((k as u32, after[k]))
+        };
+        let w = Written {
+            top: first(&req.top, top),
+            board: first(&req.board, board),
+        };
+        (w != Written::default()).then_some(w)
+    }
 }
 
 /// A frame that breaks the protocol.
@@ -168,6 +197,14 @@ pub fn write_message(w: &mut impl Write, msg: &ChildMessage) -> io::Result<()> {
             p.push(TAG_NULL);
             p.extend_from_slice(&cpu_ns.to_le_bytes());
         }
+        ChildMessage::Wrote(w) => {
+            p.push(TAG_WROTE);
+            for entry in [w.top, w.board] {
+                let (k, v) = entry.map_or((-1, 0), |(k, v)| (k as i32, v));
+                p.extend_from_slice(&k.to_le_bytes());
+                p.extend_from_slice(&v.to_le_bytes());
+            }
+        }
     }
     write_frame(w, &p)
 }
@@ -189,6 +226,17 @@ pub fn read_message(r: &mut impl Read) -> Result<Option<ChildMessage>, ProtocolE
             cpu_ns: u64_at(9),
         },
         (TAG_NULL, 9) => ChildMessage::Null { cpu_ns: u64_at(1) },
+        (TAG_WROTE, 17) => {
+            let entry = |i: usize| match i32_at(&p, i) {
+                -1 => Ok(None),
+                k if k >= 0 => Ok(Some((k as u32, i32_at(&p, i + 4)))),
+                k => Err(ProtocolError::Malformed(format!("written index {k}"))),
+            };
+            ChildMessage::Wrote(Written {
+                top: entry(1)?,
+                board: entry(9)?,
+            })
+        }
         (tag, len) => {
             return Err(ProtocolError::Malformed(format!(
                 "tag {tag} with {len} bytes"
@@ -220,6 +268,23 @@ mod tests {
     }
 
     #[test]
+    fn written_names_the_first_change_of_each_array() {
+        let req = MoveRequest {
+            m: 2,
+            n: 2,
+            top: vec![2, 2],
+            board: vec![0; 4],
+            last_x: -1,
+            last_y: -1,
+            no_x: 0,
+            no_y: 0,
+        };
+        assert_eq!(Written::compare(&req, &[2, 2], &[0; 4]), None);
+        let w = Written::compare(&req, &[2, 1], &[0, 0, 0, 2]).unwrap();
+        assert_eq!((w.top, w.board), (Some((1, 1)), Some((3, 2))));
+    }
+
+    #[test]
     fn message_round_trip_and_garbage() {
         for msg in [
             ChildMessage::Ready,
@@ -230,6 +295,14 @@ mod tests {
                 cpu_ns: 12,
             },
             ChildMessage::Null { cpu_ns: 5 },
+            ChildMessage::Wrote(Written {
+                top: Some((3, 7)),
+                board: None,
+            }),
+            ChildMessage::Wrote(Written {
+                top: None,
+                board: Some((143, 2)),
+            }),
         ] {
             let mut buf = Vec::new();
             write_message(&mut buf, &msg).unwrap();
