@@ -5,12 +5,13 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use super::positions::{self, Probe};
-use crate::players::probe::{self, MoveRequest};
+use crate::games::connect4::Point;
+use crate::players::probe::{self, MoveRequest, Written};
 use crate::players::{Audit, Fault, LogSink, ProcessSettings};
 
 /// After this many calls in a row that end the same bad way (a crash, a timeout), the
@@ -36,6 +37,9 @@ pub enum Outcome {
         y: i32,
         /// Why it is illegal.
         why: String,
+        /// The point with x and y swapped would have been legal: the library likely
+        /// returned (column, row).
+        swapped: bool,
     },
     /// `getPoint` returned NULL.
     Null,
@@ -100,18 +104,100 @@ pub struct Call {
     pub peak_rss_kb: Option<u64>,
     /// Board size, rows and columns.
     pub size: (i32, i32),
+    /// What the call wrote into the arrays it was given (`top[3] was 9 and read 8 after
+    /// the call`), if anything: the runner's arrays are live and must not be written.
+    pub wrote: Option<String>,
+    /// From starting the host to the library loaded, ms: the host's start, `dlopen` and
+    /// the library's static initializers (none when it did not load).
+    pub load_ms: Option<f64>,
+}
+
+impl Call {
+    /// A call not made (after a streak of the same fault).
+    fn not_called(probe: &Probe) -> Call {
+        Call {
+            name: probe.name.clone(),
+            position: positions::to_text(&probe.args),
+            outcome: Outcome::NotCalled,
+            wall_ms: None,
+            cpu_ms: None,
+            peak_rss_kb: None,
+            size: (probe.args.m, probe.args.n),
+            wrote: None,
+            load_ms: None,
+        }
+    }
+
+    /// Whether the course would count the call against the library: a crash, an exit,
+    /// NULL or an illegal point while a legal move exists, or a write into its arrays.
+    pub fn failed(&self) -> bool {
+        self.wrote.is_some()
+            || matches!(
+                self.outcome,
+                Outcome::Illegal { .. } | Outcome::Null | Outcome::Crash { .. }
+            )
+    }
+
+    /// The call's outcome as a sentence's end, with what it wrote into its arrays.
+    pub fn describe(&self) -> String {
+        match &self.wrote {
+            Some(wrote) => format!("{}, but {wrote}", self.outcome.describe()),
+            None => self.outcome.describe(),
+        }
+    }
+}
+
+/// What `written` says a call changed, against the arrays it was given: `it wrote into
+/// top, the runner's live array: top[3] was 9 and read 8 after the call`.
+pub fn describe_written(args: &MoveRequest, written: &Written) -> String {
+    let mut arrays = Vec::new();
+    let mut changes = Vec::new();
+    if let Some((k, after)) = written.top {
+        let before = args.top.get(k as usize).copied().unwrap_or_default();
+        arrays.push("top");
+        changes.push(format!(
+            "top[{k}] was {before} and read {after} after the call"
+        ));
+    }
+    if let Some((k, after)) = written.board {
+        let before = args.board.get(k as usize).copied().unwrap_or_default();
+        let n = args.n.max(1) as u32;
+        arrays.push("_board");
+        changes.push(format!(
+            "_board[{k}] (row {}, column {}) was {before} and read {after} after the call",
+            k / n,
+            k % n
+        ));
+    }
+    let live = if arrays.len() == 1 {
+        "the runner's live array"
+    } else {
+        "the runner's live arrays"
+    };
+    format!(
+        "it wrote into {}, {live}: {}",
+        arrays.join(" and "),
+        changes.join("; ")
+    )
 }
 
 /// The outcome of `reply` to `args`, judged as the course judges it.
-pub fn judge(args: &MoveRequest, answer: &Result<crate::games::connect4::Point, Fault>) -> Outcome {
+pub fn judge(args: &MoveRequest, answer: &Result<Point, Fault>) -> Outcome {
     match answer {
         Ok(p) => match positions::judge_answer(args, *p) {
             Ok(()) => Outcome::Legal { x: p.x, y: p.y },
-            Err(why) => Outcome::Illegal {
-                x: p.x,
-                y: p.y,
-                why,
-            },
+            Err(why) => {
+                let (x, y) = (p.x, p.y);
+                let swapped = positions::judge_answer(args, Point { x: y, y: x }).is_ok();
+                let why = if swapped {
+                    format!(
+                        "{why}; the coordinates look swapped: ({y}, {x}) would be legal (x is the row, y the column)"
+                    )
+                } else {
+                    why
+                };
+                Outcome::Illegal { x, y, why, swapped }
+            }
         },
         Err(Fault::NoMove) => Outcome::Null,
         Err(Fault::Timeout) => Outcome::Timeout,
@@ -129,18 +215,22 @@ pub fn call_once(
     audit: &Arc<Audit>,
     limit: Duration,
 ) -> Call {
+    let launched = Instant::now();
     let mut host = probe::Probe::launch(settings, library, log.clone(), audit.clone());
-    let (outcome, wall_ms, cpu_ms) = match host.loaded() {
-        Err(fault) => (judge(&probe.args, &Err(fault)), None, None),
+    let load_ms = launched.elapsed().as_secs_f64() * 1e3;
+    let (outcome, wall_ms, cpu_ms, written) = match host.loaded() {
+        Err(fault) => (judge(&probe.args, &Err(fault)), None, None, None),
         Ok(()) => {
             let reply = host.call(&probe.args, limit);
             (
                 judge(&probe.args, &reply.answer),
                 Some(reply.wall_ms),
                 reply.cpu_ms,
+                reply.written,
             )
         }
     };
+    let loaded = !matches!(outcome, Outcome::Load { .. });
     Call {
         name: probe.name.clone(),
         position: positions::to_text(&probe.args),
@@ -149,6 +239,8 @@ pub fn call_once(
         cpu_ms,
         peak_rss_kb: host.peak_memory_kb(),
         size: (probe.args.m, probe.args.n),
+        wrote: written.map(|w| describe_written(&probe.args, &w)),
+        load_ms: loaded.then_some(load_ms),
     }
 }
 
@@ -178,26 +270,23 @@ pub fn call_all(
             };
         }
         if stopped {
-            calls.push(Call {
-                name: probe.name.clone(),
-                position: positions::to_text(&probe.args),
-                outcome: Outcome::NotCalled,
-                wall_ms: None,
-                cpu_ms: None,
-                peak_rss_kb: None,
-                size: (probe.args.m, probe.args.n),
-            });
+            calls.push(Call::not_called(probe));
             continue;
         }
         let call = call_once(library, probe, settings, log, audit, limit);
         eprintln!(
-            "  [{:>2}/{}] {:>6} {:<8} {}",
+            "  call {:>2} of {}: {:>6} {:<8} {}{}",
             i + 1,
             probes.len(),
             call.wall_ms
                 .map_or("-".to_string(), |ms| format!("{:.2}s", ms / 1e3)),
             call.outcome.word(),
-            call.name
+            call.name,
+            if call.wrote.is_some() {
+                " (it wrote into its arrays)"
+            } else {
+                ""
+            }
         );
         calls.push(call);
     }

@@ -16,6 +16,10 @@ use crate::record::GameRecord;
 pub const LIMIT_MS: f64 = 3000.0;
 /// Above this a move is a warning: the course's machine may be busier than this one.
 pub const WARN_MS: f64 = 2500.0;
+/// Loading (the host's start, `dlopen`, the library's static initializers) slower than
+/// this is a warning, ms: static initializers run once a process, and a runner that loads
+/// the library inside a game's clock charges them to the first move.
+pub const LOAD_WARN_MS: f64 = 1000.0;
 /// Peak resident memory above this is a warning, KiB (the platform allows about 1 GB).
 pub const WARN_RSS_KB: u64 = 512 * 1024;
 /// Growth of resident memory over a series above this (and above a quarter of the first
@@ -291,23 +295,57 @@ pub fn loading(f: &Facts) -> Item {
         return fault;
     }
     let games: usize = f.all_series().map(|s| s.records.len()).sum();
-    Item::new(
-        "loading",
-        LOADING,
-        Verdict::Pass,
-        format!(
-            "{} shared object; getPoint and clearPoint exported with C linkage; loads as the course's runner loads it (libstdc++ and libm first, then dlopen RTLD_NOW | RTLD_LOCAL); no file left in its working directory ({} calls, {games} games)",
-            built_for(elf.is_64, elf.machine),
-            f.calls.iter().filter(|c| c.wall_ms.is_some()).count()
-        ),
-    )
+    let (load_time, slow) = load_time(f);
+    let evidence = format!(
+        "{} shared object; getPoint and clearPoint exported with C linkage; loads as the course's runner loads it (libstdc++ and libm first, then dlopen RTLD_NOW | RTLD_LOCAL){load_time}; no file left in its working directory ({} calls, {games} games)",
+        built_for(elf.is_64, elf.machine),
+        f.calls.iter().filter(|c| c.wall_ms.is_some()).count()
+    );
+    if slow {
+        return Item::new("loading", LOADING, Verdict::Warn, evidence).advice(
+            "make loading fast: do the work of static initializers (global objects' constructors, tables built when the library loads) in getPoint within its time budget, or make it cheaper; static initializers run once a process, and a runner that loads the library inside a game's clock charges them to the first move",
+        );
+    }
+    Item::new("loading", LOADING, Verdict::Pass, evidence)
+}
+
+/// ` in 0.01 s (median of 30 loads, the slowest 0.02 s: ...)`, and whether the median is
+/// above [`LOAD_WARN_MS`]; nothing when no load was timed.
+fn load_time(f: &Facts) -> (String, bool) {
+    let mut times: Vec<f64> = f.calls.iter().filter_map(|c| c.load_ms).collect();
+    if times.is_empty() {
+        return (String::new(), false);
+    }
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    let text = format!(
+        " in {} (median of {} loads, the slowest {}: the host's start, dlopen and the library's static initializers)",
+        secs(median),
+        times.len(),
+        secs(times[times.len() - 1])
+    );
+    let slow = median > LOAD_WARN_MS;
+    if slow {
+        let text = format!(
+            "{text}, over {}: a runner that loads it inside a game's clock charges that to the first move",
+            secs(LOAD_WARN_MS)
+        );
+        return (text, true);
+    }
+    (text, false)
 }
 
 /// What to do about the failures among `calls`.
 fn contract_advice(failed: &[&Call]) -> String {
     let mut advice = Vec::new();
     let any = |pred: fn(&Outcome) -> bool| failed.iter().any(|c| pred(&c.outcome));
-    if any(|o| matches!(o, Outcome::Illegal { .. })) {
+    if failed.iter().any(|c| c.wrote.is_some()) {
+        advice.push("never write into top or _board: they point into the runner's live arrays, which it keeps playing on after your call; copy them into arrays of your own if you need to change them");
+    }
+    if any(|o| matches!(o, Outcome::Illegal { swapped: true, .. })) {
+        advice.push("return the row as x and the column as y, (top[y] - 1, y): your answers look swapped (x is the row, 0 on top; y the column, 0 on the left)");
+    }
+    if any(|o| matches!(o, Outcome::Illegal { swapped: false, .. })) {
         advice.push("answer (top[y] - 1, y) for a column y with top[y] > 0: take the row from top, not from the board (top already skips the blocked cell, which always reads 0)");
     }
     if any(|o| matches!(o, Outcome::Null)) {
@@ -332,16 +370,7 @@ pub fn contract(f: &Facts) -> Item {
         .filter(|c| c.outcome != Outcome::NotCalled)
         .collect();
     let not_called = f.calls.len() - called.len();
-    let failed: Vec<&Call> = called
-        .iter()
-        .copied()
-        .filter(|c| {
-            matches!(
-                c.outcome,
-                Outcome::Illegal { .. } | Outcome::Null | Outcome::Crash { .. }
-            )
-        })
-        .collect();
+    let failed: Vec<&Call> = called.iter().copied().filter(|c| c.failed()).collect();
     let timeouts = called
         .iter()
         .filter(|c| c.outcome == Outcome::Timeout)
@@ -365,7 +394,7 @@ pub fn contract(f: &Facts) -> Item {
         let shown: Vec<String> = failed
             .iter()
             .take(3)
-            .map(|c| format!("\"{}\": {}", c.name, c.outcome.describe()))
+            .map(|c| format!("\"{}\": {}", c.name, c.describe()))
             .collect();
         return Item::new(
             "contract",
@@ -890,6 +919,8 @@ mod tests {
             cpu_ms: None,
             peak_rss_kb: peak,
             size: (9, 9),
+            wrote: None,
+            load_ms: wall_ms.map(|_| 5.0),
         }
     }
 
@@ -1009,6 +1040,7 @@ mod tests {
                     x: 8,
                     y: 6,
                     why: "(8, 6) is the blocked cell".into(),
+                    swapped: false,
                 },
                 Some(1.0),
                 None,
@@ -1036,6 +1068,83 @@ mod tests {
         assert!(
             advice.contains("top[y] - 1") && advice.contains("NULL") && advice.contains("exit()")
         );
+    }
+
+    #[test]
+    fn writes_into_the_arrays_fail_the_contract() {
+        let seen = Seen::default();
+        let mut wrote = legal("w", 1.0);
+        wrote.wrote = Some(
+            "it wrote into top, the runner's live array: top[0] was 9 and read 8 after the call"
+                .into(),
+        );
+        let calls = [legal("a", 1.0), wrote];
+        let item = contract(&facts(&calls, &seen));
+        assert_eq!(item.verdict, Verdict::Fail);
+        assert!(
+            item.evidence
+                .contains("\"w\": legal (8, 0), but it wrote into top, the runner's live array"),
+            "{}",
+            item.evidence
+        );
+        let advice = item.advice.unwrap();
+        assert!(
+            advice.contains("never write into top or _board"),
+            "{advice}"
+        );
+        assert!(!advice.contains("take the row from top"), "{advice}");
+    }
+
+    #[test]
+    fn swapped_answers_are_told_so_and_not_to_read_top() {
+        let seen = Seen::default();
+        let swapped = |swapped| {
+            call(
+                "s",
+                Outcome::Illegal {
+                    x: 0,
+                    y: 8,
+                    why: "(0, 8): a stone in column 8 lands on row 8".into(),
+                    swapped,
+                },
+                Some(1.0),
+                None,
+            )
+        };
+        let calls = [swapped(true)];
+        let advice = contract(&facts(&calls, &seen)).advice.unwrap();
+        assert!(advice.contains("look swapped"), "{advice}");
+        assert!(!advice.contains("take the row from top"), "{advice}");
+        let calls = [swapped(false)];
+        let advice = contract(&facts(&calls, &seen)).advice.unwrap();
+        assert!(!advice.contains("look swapped"), "{advice}");
+        assert!(advice.contains("take the row from top"), "{advice}");
+    }
+
+    #[test]
+    fn loading_shows_its_time_and_warns_past_a_second() {
+        let seen = Seen::default();
+        let calls = [legal("a", 1.0), legal("b", 1.0)];
+        let item = loading(&facts(&calls, &seen));
+        assert_eq!(item.verdict, Verdict::Pass);
+        assert!(
+            item.evidence.contains("in 0.01 s (median of 2 loads"),
+            "{}",
+            item.evidence
+        );
+        let mut slow = [legal("a", 1.0), legal("b", 1.0), legal("c", 1.0)];
+        for (c, ms) in slow.iter_mut().zip([1500.0, 1600.0, 20.0]) {
+            c.load_ms = Some(ms);
+        }
+        let item = loading(&facts(&slow, &seen));
+        assert_eq!(item.verdict, Verdict::Warn);
+        assert!(
+            item.evidence
+                .contains("in 1.50 s (median of 3 loads, the slowest 1.60 s"),
+            "{}",
+            item.evidence
+        );
+        assert!(item.advice.unwrap().contains("static initializers"));
     }
 
     #[test]

@@ -404,7 +404,7 @@ pub fn run_position(library: &Path, text: &str, memory_limit_mb: u64) -> Result<
     let time = call
         .wall_ms
         .map_or(String::new(), |ms| format!(" in {:.3} s", ms / 1e3));
-    println!("answer{time}: {}", call.outcome.describe());
+    println!("answer{time}: {}", call.describe());
     let stdout_ok = seen.stdout_bytes == 0;
     if !stdout_ok {
         println!(
@@ -418,6 +418,6 @@ pub fn run_position(library: &Path, text: &str, memory_limit_mb: u64) -> Result<
         let lines: Vec<&str> = stderr.lines().take(10).collect();
         println!("its stderr:\n  {}", lines.join("\n  "));
     }
-    let legal = matches!(call.outcome, calls::Outcome::Legal { .. });
+    let legal = matches!(call.outcome, calls::Outcome::Legal { .. }) && call.wrote.is_none();
     Ok(i32::from(!(legal && stdout_ok)))
 }

@@ -220,7 +220,7 @@ pub fn html(report: &CheckJson) -> String {
             i + 1,
             escape(&call.name),
             escape(&call.position),
-            escape(&call.outcome.describe()),
+            escape(&call.describe()),
             call.wall_ms
                 .map_or("-".into(), |ms| format!("{:.3} s", ms / 1e3)),
             call.peak_rss_kb
@@ -293,6 +293,8 @@ mod tests {
             cpu_ms: None,
             peak_rss_kb: Some(2048),
             size: (9, 9),
+            wrote: None,
+            load_ms: Some(3.0),
         }];
         let (verdict, exit_status) = overall(&items);
         let report = CheckJson {
