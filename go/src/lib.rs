@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod cli;
 pub mod clock;
 pub mod game;
 pub mod gmp;

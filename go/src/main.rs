@@ -1,16 +1,20 @@
 //! `go-engine`: the Go engine as a program. `go-engine gtp` speaks GTP on standard input and
 //! output; `go-engine gmp --color C --size S` plays one GMP game there; `go-engine bench`
-//! measures playouts a second. Settings come from the `GO_*` environment and the flags, read
-//! once: a bad one is a line on standard error and exit status 2.
+//! measures playouts a second. Settings come from the `GO_*` environment and the flags
+//! ([`go_engine::cli`]), read once: a bad one is a line on standard error and exit status 2.
 
 use std::io;
 use std::process::ExitCode;
 
+use clap::Parser;
+use clap::error::ErrorKind;
 use go_engine::bench::{self, BenchOptions};
 use go_engine::gmp::{GmpConfig, play_game};
 use go_engine::gtp::session::Session;
 use go_engine::player::Player;
-use go_engine::settings::{GmpArgs, Invocation, Settings, USAGE, parse_args};
+
+use go_engine::cli::{Cli, one_line};
+use go_engine::settings::{GmpArgs, Invocation, Settings};
 
 fn gtp(settings: &Settings) -> Result<(), String> {
     let mut session = Session::new(settings);
@@ -57,24 +61,31 @@ fn bench(settings: &Settings, seconds: f64) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let invocation = Settings::from_env().and_then(|settings| parse_args(&args, settings));
-    let result = match invocation {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // --help and --version (status 0), or the help when no mode is given (status 2).
+        Err(e)
+            if !e.use_stderr()
+                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            eprintln!("go-engine: {}", one_line(&e));
+            return ExitCode::from(2);
+        }
+    };
+    let settings = match Settings::from_env() {
+        Ok(settings) => settings,
         Err(e) => {
             eprintln!("go-engine: {e}");
             return ExitCode::from(2);
         }
-        Ok(Invocation::Help) => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        Ok(Invocation::Version) => {
-            println!("go-engine {}", env!("CARGO_PKG_VERSION"));
-            Ok(())
-        }
-        Ok(Invocation::Gtp(settings)) => gtp(&settings),
-        Ok(Invocation::Gmp(settings, gmp_args)) => gmp(&settings, &gmp_args),
-        Ok(Invocation::Bench(settings, seconds)) => bench(&settings, seconds),
+    };
+    let result = match cli.invocation(settings) {
+        Invocation::Gtp(settings) => gtp(&settings),
+        Invocation::Gmp(settings, gmp_args) => gmp(&settings, &gmp_args),
+        Invocation::Bench(settings, seconds) => bench(&settings, seconds),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,11 +1,13 @@
 //! The program's settings, read once at start: the `GO_*` environment variables, then the
-//! command line's flags over them. A bad value of either is one line of error (the caller
-//! prints it and exits with status 2); nothing is read again later.
+//! command line's flags over them ([`crate::cli`]). A bad value of either is one line of
+//! error (the caller prints it and exits with status 2); nothing is read again later.
 //!
 //! The search's own variables (`GO_POLICY`, `GO_RAVE`, `GO_RAVE_K`, `GO_UCT_C`, `GO_PRIOR`,
 //! `GO_RESIGN`, `GO_REUSE`, `GO_MAX_NODES`, `GO_EXPAND`) are the ones
 //! [`Config::default`] reads; they are checked here so that a typo is an error rather than
-//! a silent default, and the configuration is then built from the checked values.
+//! a silent default, and the configuration is then built from the checked values. Each
+//! value a variable or a flag takes is a [`Kind`]: how its text is read and what it expects,
+//! the same for the variable and the flag.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -54,7 +56,7 @@ pub struct GmpArgs {
     pub output: Option<PathBuf>,
 }
 
-/// What the program is asked to do.
+/// What the program is asked to do, its settings read.
 #[derive(Clone, Debug)]
 pub enum Invocation {
     /// Speak GTP on standard input and output.
@@ -64,10 +66,6 @@ pub enum Invocation {
     /// Measure the speed ([`crate::bench`]): CPU seconds a line, and the settings (whose
     /// `--threads`, above 2, adds a search line with that many threads).
     Bench(Settings, f64),
-    /// Print the usage.
-    Help,
-    /// Print the version.
-    Version,
 }
 
 /// A bad setting: the line to print.
@@ -82,287 +80,180 @@ impl fmt::Display for SettingsError {
 
 impl std::error::Error for SettingsError {}
 
-/// The usage text of `go-engine --help`.
-pub const USAGE: &str = "\
-go-engine: a Monte-Carlo Go engine (UCT with RAVE and patterns)
-
-usage:
-  go-engine gtp [--move-ms N] [--threads N] [--sgf-stats] [--log]
-  go-engine gmp --color black|white --size S [--komi K] [--handicap H] [-o FILE]
-                [--move-ms N] [--threads N] [--sgf-stats] [--log]
-  go-engine bench [--seconds S] [--threads N]
-                playouts a second, light and heavy, and searches with 1, 2 (and N) threads;
-                S CPU seconds a line (default 2)
-  go-engine --help | --version
-
-environment (flags override): GO_MOVE_MS (default 5000), GO_THREADS (1), GO_SGF_STATS=1,
-GO_LOG=1; search knobs GO_POLICY=heavy|light, GO_RAVE=0|1, GO_RAVE_K, GO_UCT_C, GO_PRIOR,
-GO_RESIGN (0 never resigns), GO_REUSE=0|1, GO_MAX_NODES, GO_EXPAND";
-
-fn bad(name: &str, value: &str, expected: &str) -> SettingsError {
-    SettingsError(format!("{name}={value:?}: expected {expected}"))
+/// The kind of value a variable or a flag takes: how its (trimmed) text is read, and what
+/// it expects, for the error.
+pub struct Kind<T> {
+    /// What a good value is, as the error says it (`a positive integer`).
+    pub expected: &'static str,
+    /// The value of a text, `None` when the text is not one.
+    pub parse: fn(&str) -> Option<T>,
 }
 
-/// Parses `value` as a number accepted by `ok`.
-fn number<T: std::str::FromStr + Copy>(
-    name: &str,
-    value: &str,
-    ok: impl Fn(T) -> bool,
-    expected: &str,
-) -> Result<T, SettingsError> {
-    value
-        .trim()
-        .parse::<T>()
-        .ok()
-        .filter(|&v| ok(v))
-        .ok_or_else(|| bad(name, value, expected))
-}
-
-fn switch(name: &str, value: &str) -> Result<bool, SettingsError> {
-    match value.trim() {
-        "0" => Ok(false),
-        "1" => Ok(true),
-        _ => Err(bad(name, value, "0 or 1")),
+impl<T> Clone for Kind<T> {
+    fn clone(&self) -> Self {
+        *self
     }
+}
+
+impl<T> Copy for Kind<T> {}
+
+impl<T> Kind<T> {
+    /// The value of `text` (trimmed), or `expected ...`.
+    pub fn read(&self, text: &str) -> Result<T, String> {
+        (self.parse)(text.trim()).ok_or_else(|| format!("expected {}", self.expected))
+    }
+}
+
+/// `GO_MOVE_MS`, `--move-ms`: a move's budget in ms.
+pub const MOVE_MS: Kind<u64> = Kind {
+    expected: "a positive integer",
+    parse: |t| t.parse().ok().filter(|&ms| ms > 0),
+};
+
+/// `GO_THREADS`, `--threads`: search threads, 1 to [`MAX_THREADS`].
+pub const THREADS: Kind<usize> = Kind {
+    expected: "an integer from 1 to 256",
+    parse: |t| t.parse().ok().filter(|n| (1..=MAX_THREADS).contains(n)),
+};
+
+/// A switch: `0` or `1`.
+pub const SWITCH: Kind<bool> = Kind {
+    expected: "0 or 1",
+    parse: |t| match t {
+        "0" => Some(false),
+        "1" => Some(true),
+        _ => None,
+    },
+};
+
+/// `GO_POLICY`: the playout policy.
+pub const POLICY: Kind<Policy> = Kind {
+    expected: "heavy or light",
+    parse: |t| match t {
+        "heavy" => Some(Policy::Heavy),
+        "light" => Some(Policy::Light),
+        _ => None,
+    },
+};
+
+/// `GO_RAVE_K`: a positive number.
+pub const POSITIVE: Kind<f32> = Kind {
+    expected: "a positive number",
+    parse: |t| t.parse().ok().filter(|x: &f32| x.is_finite() && *x > 0.0),
+};
+
+/// `GO_UCT_C`, `GO_PRIOR`: a number >= 0.
+pub const NON_NEGATIVE: Kind<f32> = Kind {
+    expected: "a number >= 0",
+    parse: |t| t.parse().ok().filter(|x: &f32| x.is_finite() && *x >= 0.0),
+};
+
+/// `GO_RESIGN`: the resignation threshold.
+pub const RESIGN: Kind<f64> = Kind {
+    expected: "a win rate from 0 (never resign) to below 1",
+    parse: |t| t.parse().ok().filter(|x| (0.0..1.0).contains(x)),
+};
+
+/// `GO_MAX_NODES`: the node cap.
+pub const MAX_NODES: Kind<usize> = Kind {
+    expected: "an integer from 1024 to 268435456",
+    parse: |t| t.parse().ok().filter(|n| (1024..=1 << 28).contains(n)),
+};
+
+/// `GO_EXPAND`: the expansion threshold.
+pub const EXPAND: Kind<u32> = Kind {
+    expected: "a positive integer",
+    parse: |t| t.parse().ok().filter(|n| (1..=1_000_000).contains(n)),
+};
+
+/// `--color` of `go-engine gmp`: `black` or `white` (`b`, `w`, in any case).
+pub const COLOR: Kind<Color> = Kind {
+    expected: "black or white",
+    parse: |t| match t.to_ascii_lowercase().as_str() {
+        "black" | "b" => Some(Color::Black),
+        "white" | "w" => Some(Color::White),
+        _ => None,
+    },
+};
+
+/// `--size` of `go-engine gmp`: a board side.
+pub const SIZE: Kind<usize> = Kind {
+    expected: "a board side from 2 to 25",
+    parse: |t| t.parse().ok().filter(|n| (MIN_SIZE..=MAX_SIZE).contains(n)),
+};
+
+/// `--komi` of `go-engine gmp`.
+pub const KOMI: Kind<f64> = Kind {
+    expected: "a number",
+    parse: |t| t.parse().ok().filter(|k: &f64| k.is_finite()),
+};
+
+/// `--handicap` of `go-engine gmp`: no handicap or at least 2 stones.
+pub const HANDICAP: Kind<usize> = Kind {
+    expected: "0 or 2..9",
+    parse: |t| t.parse().ok().filter(|&h| h != 1),
+};
+
+/// `--seconds` of `go-engine bench`.
+pub const BENCH_SECONDS: Kind<f64> = Kind {
+    expected: "a number of seconds above 0, at most 3600",
+    parse: |t| {
+        t.parse()
+            .ok()
+            .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s <= 3600.0)
+    },
+};
+
+/// Sets `slot` to the value of the variable `name` read through `var`, if it is set (and not
+/// empty); a bad value is the error `NAME="value": expected ...`.
+fn over<T>(
+    slot: &mut T,
+    var: &impl Fn(&str) -> Option<String>,
+    name: &str,
+    kind: Kind<T>,
+) -> Result<(), SettingsError> {
+    if let Some(v) = var(name).filter(|v| !v.trim().is_empty()) {
+        *slot = kind
+            .read(&v)
+            .map_err(|e| SettingsError(format!("{name}={v:?}: {e}")))?;
+    }
+    Ok(())
 }
 
 impl Settings {
     /// The settings of the environment `var` describes (`var(name)` is the variable's value;
     /// an empty value counts as unset).
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Settings, SettingsError> {
-        let get = |name: &str| var(name).filter(|v| !v.trim().is_empty());
-        // The search's defaults (its own reading of the same variables), then the checked
-        // values over them.
-        let mut config = Config::default();
-        let mut settings = Settings {
+        // The search's defaults, then the checked values over them.
+        let mut c = Config::default();
+        let mut s = Settings {
             move_ms: DEFAULT_MOVE_MS,
             sgf_stats: false,
             log: false,
-            config: config.clone(),
+            config: c.clone(),
             playouts: None,
         };
-        if let Some(v) = get("GO_MOVE_MS") {
-            settings.move_ms = number("GO_MOVE_MS", &v, |ms: u64| ms > 0, "a positive integer")?;
-        }
-        if let Some(v) = get("GO_THREADS") {
-            config.threads = number(
-                "GO_THREADS",
-                &v,
-                |n: usize| (1..=MAX_THREADS).contains(&n),
-                "an integer from 1 to 256",
-            )?;
-        }
-        if let Some(v) = get("GO_SGF_STATS") {
-            settings.sgf_stats = switch("GO_SGF_STATS", &v)?;
-        }
-        if let Some(v) = get("GO_LOG") {
-            settings.log = switch("GO_LOG", &v)?;
-        }
-        if let Some(v) = get("GO_POLICY") {
-            config.policy = match v.trim() {
-                "heavy" => Policy::Heavy,
-                "light" => Policy::Light,
-                _ => return Err(bad("GO_POLICY", &v, "heavy or light")),
-            };
-        }
-        if let Some(v) = get("GO_RAVE") {
-            config.rave = switch("GO_RAVE", &v)?;
-        }
-        if let Some(v) = get("GO_REUSE") {
-            config.reuse = switch("GO_REUSE", &v)?;
-        }
-        let positive = |x: f32| x.is_finite() && x > 0.0;
-        let non_negative = |x: f32| x.is_finite() && x >= 0.0;
-        if let Some(v) = get("GO_RAVE_K") {
-            config.rave_equivalence = number("GO_RAVE_K", &v, positive, "a positive number")?;
-        }
-        if let Some(v) = get("GO_UCT_C") {
-            config.exploration = number("GO_UCT_C", &v, non_negative, "a number >= 0")?;
-        }
-        if let Some(v) = get("GO_PRIOR") {
-            config.prior_even = number("GO_PRIOR", &v, non_negative, "a number >= 0")?;
-        }
-        if let Some(v) = get("GO_RESIGN") {
-            config.resign_threshold = number(
-                "GO_RESIGN",
-                &v,
-                |x: f64| (0.0..1.0).contains(&x),
-                "a win rate from 0 (never resign) to below 1",
-            )?;
-        }
-        if let Some(v) = get("GO_MAX_NODES") {
-            config.max_nodes = number(
-                "GO_MAX_NODES",
-                &v,
-                |n: usize| (1024..=1 << 28).contains(&n),
-                "an integer from 1024 to 268435456",
-            )?;
-        }
-        if let Some(v) = get("GO_EXPAND") {
-            config.expand_visits = number(
-                "GO_EXPAND",
-                &v,
-                |n: u32| (1..=1_000_000).contains(&n),
-                "a positive integer",
-            )?;
-        }
-        settings.config = config;
-        Ok(settings)
+        over(&mut s.move_ms, &var, "GO_MOVE_MS", MOVE_MS)?;
+        over(&mut c.threads, &var, "GO_THREADS", THREADS)?;
+        over(&mut s.sgf_stats, &var, "GO_SGF_STATS", SWITCH)?;
+        over(&mut s.log, &var, "GO_LOG", SWITCH)?;
+        over(&mut c.policy, &var, "GO_POLICY", POLICY)?;
+        over(&mut c.rave, &var, "GO_RAVE", SWITCH)?;
+        over(&mut c.reuse, &var, "GO_REUSE", SWITCH)?;
+        over(&mut c.rave_equivalence, &var, "GO_RAVE_K", POSITIVE)?;
+        over(&mut c.exploration, &var, "GO_UCT_C", NON_NEGATIVE)?;
+        over(&mut c.prior_even, &var, "GO_PRIOR", NON_NEGATIVE)?;
+        over(&mut c.resign_threshold, &var, "GO_RESIGN", RESIGN)?;
+        over(&mut c.max_nodes, &var, "GO_MAX_NODES", MAX_NODES)?;
+        over(&mut c.expand_visits, &var, "GO_EXPAND", EXPAND)?;
+        s.config = c;
+        Ok(s)
     }
 
     /// The settings of the process's environment.
     pub fn from_env() -> Result<Settings, SettingsError> {
         Settings::from_vars(|name| std::env::var(name).ok())
     }
-}
-
-/// The flags every playing mode shares; true when `flag` was one of them.
-fn common_flag(
-    settings: &mut Settings,
-    flag: &str,
-    value: &mut dyn FnMut() -> Result<String, SettingsError>,
-) -> Result<bool, SettingsError> {
-    match flag {
-        "--move-ms" => {
-            let v = value()?;
-            settings.move_ms = number("--move-ms", &v, |ms: u64| ms > 0, "a positive integer")?;
-        }
-        "--threads" => {
-            let v = value()?;
-            settings.config.threads = number(
-                "--threads",
-                &v,
-                |n: usize| (1..=MAX_THREADS).contains(&n),
-                "an integer from 1 to 256",
-            )?;
-        }
-        "--sgf-stats" => settings.sgf_stats = true,
-        "--log" => settings.log = true,
-        _ => return Ok(false),
-    }
-    Ok(true)
-}
-
-/// The invocation `args` (without the program name) asks for, over `settings` from the
-/// environment.
-pub fn parse_args(args: &[String], mut settings: Settings) -> Result<Invocation, SettingsError> {
-    let Some((mode, rest)) = args.split_first() else {
-        return Err(SettingsError(
-            "no mode given: go-engine gtp | gmp ... (go-engine --help)".into(),
-        ));
-    };
-    let mut rest = rest.iter();
-    let mut gmp = GmpArgs {
-        color: Color::Black,
-        size: 0,
-        komi: crate::game::DEFAULT_KOMI,
-        handicap: 0,
-        output: None,
-    };
-    let (mut color, mut size) = (None, None);
-    match mode.as_str() {
-        "--help" | "-h" | "help" => return Ok(Invocation::Help),
-        "--version" | "-V" => return Ok(Invocation::Version),
-        "gtp" | "gmp" => {}
-        "bench" => return parse_bench(rest, settings),
-        other => {
-            return Err(SettingsError(format!(
-                "unknown mode {other:?}: expected gtp, gmp or bench (go-engine --help)"
-            )));
-        }
-    }
-    while let Some(flag) = rest.next() {
-        let mut value = || {
-            rest.next()
-                .cloned()
-                .ok_or_else(|| SettingsError(format!("{flag} needs a value")))
-        };
-        if common_flag(&mut settings, flag, &mut value)? {
-            continue;
-        }
-        if mode == "gmp" {
-            match flag.as_str() {
-                "--color" => {
-                    let v = value()?;
-                    color = Some(match v.to_ascii_lowercase().as_str() {
-                        "black" | "b" => Color::Black,
-                        "white" | "w" => Color::White,
-                        _ => return Err(bad("--color", &v, "black or white")),
-                    });
-                    continue;
-                }
-                "--size" => {
-                    let v = value()?;
-                    size = Some(number(
-                        "--size",
-                        &v,
-                        |n: usize| (MIN_SIZE..=MAX_SIZE).contains(&n),
-                        "a board side from 2 to 25",
-                    )?);
-                    continue;
-                }
-                "--komi" => {
-                    let v = value()?;
-                    gmp.komi = number("--komi", &v, |k: f64| k.is_finite(), "a number")?;
-                    continue;
-                }
-                "--handicap" => {
-                    let v = value()?;
-                    gmp.handicap = number("--handicap", &v, |h: usize| h != 1, "0 or 2..9")?;
-                    continue;
-                }
-                "-o" | "--output" => {
-                    gmp.output = Some(PathBuf::from(value()?));
-                    continue;
-                }
-                _ => {}
-            }
-        }
-        return Err(SettingsError(format!(
-            "unknown flag {flag:?} for go-engine {mode} (go-engine --help)"
-        )));
-    }
-    if mode == "gtp" {
-        return Ok(Invocation::Gtp(settings));
-    }
-    gmp.color = color.ok_or_else(|| SettingsError("gmp needs --color black|white".into()))?;
-    gmp.size = size.ok_or_else(|| SettingsError("gmp needs --size S".into()))?;
-    Ok(Invocation::Gmp(settings, gmp))
-}
-
-/// The flags of `go-engine bench`: `--seconds S` and `--threads N`.
-fn parse_bench(
-    mut rest: std::slice::Iter<'_, String>,
-    mut settings: Settings,
-) -> Result<Invocation, SettingsError> {
-    let mut seconds = DEFAULT_BENCH_SECONDS;
-    while let Some(flag) = rest.next() {
-        let mut value = || {
-            rest.next()
-                .cloned()
-                .ok_or_else(|| SettingsError(format!("{flag} needs a value")))
-        };
-        match flag.as_str() {
-            "--seconds" => {
-                let v = value()?;
-                seconds = number(
-                    "--seconds",
-                    &v,
-                    |s: f64| s.is_finite() && s > 0.0 && s <= 3600.0,
-                    "a number of seconds above 0, at most 3600",
-                )?;
-            }
-            "--threads" => {
-                common_flag(&mut settings, flag, &mut value)?;
-            }
-            _ => {
-                return Err(SettingsError(format!(
-                    "unknown flag {flag:?} for go-engine bench (go-engine --help)"
-                )));
-            }
-        }
-    }
-    Ok(Invocation::Bench(settings, seconds))
 }
 
 #[cfg(test)]
@@ -380,10 +271,6 @@ mod tests {
                 .find(|(k, _)| k == name)
                 .map(|(_, v)| v.clone())
         })
-    }
-
-    fn args(line: &str) -> Vec<String> {
-        line.split_whitespace().map(str::to_string).collect()
     }
 
     #[test]
@@ -440,81 +327,6 @@ mod tests {
             let e = env(&[(name, value)]).unwrap_err();
             assert!(e.0.starts_with(&format!("{name}=")), "{e}");
             assert!(!e.0.contains('\n'), "{e}");
-        }
-    }
-
-    #[test]
-    fn flags_override_the_environment() {
-        let base = env(&[("GO_MOVE_MS", "900"), ("GO_THREADS", "2")]).unwrap();
-        let Invocation::Gtp(s) =
-            parse_args(&args("gtp --move-ms 50 --sgf-stats"), base.clone()).unwrap()
-        else {
-            panic!("gtp");
-        };
-        assert_eq!((s.move_ms, s.config.threads, s.sgf_stats), (50, 2, true));
-        let Invocation::Gmp(s, g) = parse_args(
-            &args("gmp --color white --size 9 --komi 5.5 --threads 1 -o game.sgf --handicap 2"),
-            base.clone(),
-        )
-        .unwrap() else {
-            panic!("gmp");
-        };
-        assert_eq!(s.move_ms, 900);
-        assert_eq!(s.config.threads, 1);
-        assert_eq!(
-            g,
-            GmpArgs {
-                color: Color::White,
-                size: 9,
-                komi: 5.5,
-                handicap: 2,
-                output: Some("game.sgf".into()),
-            }
-        );
-        assert!(matches!(
-            parse_args(&args("--help"), base.clone()),
-            Ok(Invocation::Help)
-        ));
-        assert!(matches!(
-            parse_args(&args("--version"), base.clone()),
-            Ok(Invocation::Version)
-        ));
-        let Invocation::Bench(s, seconds) =
-            parse_args(&args("bench --seconds 0.5 --threads 4"), base.clone()).unwrap()
-        else {
-            panic!("bench");
-        };
-        assert_eq!((seconds, s.config.threads), (0.5, 4));
-        let Invocation::Bench(s, seconds) = parse_args(&args("bench"), base).unwrap() else {
-            panic!("bench");
-        };
-        assert_eq!((seconds, s.config.threads), (DEFAULT_BENCH_SECONDS, 2));
-    }
-
-    #[test]
-    fn bad_flags_are_one_line() {
-        let base = env(&[]).unwrap();
-        for line in [
-            "",
-            "play",
-            "gtp --move-ms",
-            "gtp --move-ms -5",
-            "gtp --threads 0",
-            "gtp --color black",
-            "gtp --bogus",
-            "gmp --size 9",
-            "gmp --color black",
-            "gmp --color red --size 9",
-            "gmp --color black --size 26",
-            "gmp --color black --size 9 --komi x",
-            "gmp --color black --size 9 --handicap 1",
-            "bench --seconds 0",
-            "bench --seconds",
-            "bench --move-ms 5",
-            "bench --threads 0",
-        ] {
-            let e = parse_args(&args(line), base.clone()).unwrap_err();
-            assert!(!e.0.is_empty() && !e.0.contains('\n'), "{line}: {e}");
         }
     }
 }
