@@ -86,7 +86,8 @@ pub enum Command {
     /// Check a course library before you submit it: loading, every answer legal on edge
     /// and hostile positions, time, many games in one process, memory, nothing on stdout
     /// (with --full: 100 games in one process and the strength against the ladder). One
-    /// line per item; exit status 0 when nothing fails, 1 when an item fails.
+    /// line per item; exit status 0 when nothing fails, 1 when an item fails, 2 on a usage
+    /// error (no such file, or one that cannot be read).
     Check(CheckArgs),
     /// Internal: the child process that hosts one library.
     #[command(hide = true)]

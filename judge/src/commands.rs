@@ -65,12 +65,18 @@ pub struct TournamentOptions {
 
 /// `judge check LIB.so [--full]`: the checklist ([`check::run`]); with `position`, one
 /// call on that position ([`check::run_position`]). Returns the exit status: 0 when
-/// nothing failed, 1 when something did.
+/// nothing failed, 1 when something did, 2 when the check could not be run (a usage
+/// error such as no such file or one that cannot be read: one line on stderr, the exit
+/// status of clap's usage errors).
 pub fn check(opts: &CheckOptions, position: Option<&str>) -> Result<i32> {
-    match position {
+    let ran = match position {
         Some(text) => check::run_position(&opts.library, text, opts.memory_limit_mb),
         None => check::run(opts),
-    }
+    };
+    Ok(ran.unwrap_or_else(|e| {
+        eprintln!("judge: error: {e:#}");
+        2
+    }))
 }
 
 /// What `run.json` records for a player file that could not be read.

@@ -138,13 +138,23 @@ struct Setup {
     seed: u64,
 }
 
-/// Checks the arguments, reads the library, creates the check's directory and opens its
-/// log. `Err` is a usage error (no such file, a directory that holds a check already).
-fn prepare(opts: &CheckOptions) -> Result<Setup> {
-    let library = &opts.library;
-    if !library.is_file() {
+/// Reads the library the check was given; `Err` when it is no file or cannot be read.
+fn read_library(library: &Path) -> Result<Vec<u8>> {
+    if !library.exists() {
         bail!("{}: no such file", library.display());
     }
+    if !library.is_file() {
+        bail!("{}: not a file", library.display());
+    }
+    std::fs::read(library).with_context(|| format!("reading {}", library.display()))
+}
+
+/// Checks the arguments, reads the library, creates the check's directory and opens its
+/// log. `Err` is a usage error (no such file, one that cannot be read, a directory that
+/// holds a check already): nothing is written then.
+fn prepare(opts: &CheckOptions) -> Result<Setup> {
+    let library = &opts.library;
+    let bytes = read_library(library)?;
     let ladder = find_ladder(opts.ladder.as_deref())?;
     let dir = opts
         .out
@@ -159,7 +169,6 @@ fn prepare(opts: &CheckOptions) -> Result<Setup> {
     std::fs::create_dir_all(dir.join("logs"))
         .with_context(|| format!("creating {}", dir.display()))?;
     players::sweep_stale_scratch();
-    let bytes = std::fs::read(library).with_context(|| format!("reading {}", library.display()))?;
     let quoted = shlex::try_quote(&library.to_string_lossy())
         .map(|q| q.into_owned())
         .unwrap_or_else(|_| library.display().to_string());
@@ -324,8 +333,9 @@ fn judge_and_report(
 }
 
 /// Runs the check, prints its report and writes its directory; returns the exit status
-/// (0 when no item failed, 1 when one did). `Err` is a usage error (no such file, a
-/// directory that holds a check already).
+/// (0 when no item failed, 1 when one did). `Err` is a check that could not be run: a
+/// usage error (no such file, one that cannot be read, a directory that holds a check
+/// already), which `judge` exits 2 on.
 pub fn run(opts: &CheckOptions) -> Result<i32> {
     let started = Instant::now();
     let setup = prepare(opts)?;
@@ -352,11 +362,10 @@ pub fn run(opts: &CheckOptions) -> Result<i32> {
 
 /// `judge check LIB.so --position TEXT`: one call on the position, in a fresh process,
 /// judged as the course judges it; prints the position, the answer and its time, and
-/// returns the exit status (0 for a legal answer in time with nothing on stdout, else 1).
+/// returns the exit status (0 for a legal answer in time, its arrays unwritten, with
+/// nothing on stdout; else 1). `Err` is a usage error, as for [`run`].
 pub fn run_position(library: &Path, text: &str, memory_limit_mb: u64) -> Result<i32> {
-    if !library.is_file() {
-        bail!("{}: no such file", library.display());
-    }
+    read_library(library)?;
     let args = positions::from_text(text).map_err(|e| anyhow::anyhow!("--position: {e}"))?;
     let settings =
         ProcessSettings::current(memory_limit_mb).context("locating the judge executable")?;
