@@ -609,7 +609,7 @@ fn lost_in_series(s: &Series, k: usize, r: &GameRecord<Connect4>) -> Item {
     );
     let later = k > 0 && r.termination != Termination::Timeout;
     let lost = format!(
-        "game {} of the process ({}, against {} on {}x{}, {side}) lost by {what}",
+        "game {} of the process (id {}, against {} on {}x{}, {side}) lost by {what}",
         k + 1,
         r.id,
         s.opponent_label(r),
@@ -1287,7 +1287,7 @@ mod tests {
         let item = one_process(&f);
         assert_eq!(item.verdict, Verdict::Fail);
         assert!(
-            item.evidence.starts_with("game 2 of the process (0-0-1"),
+            item.evidence.starts_with("game 2 of the process (id 0-0-1"),
             "{}",
             item.evidence
         );

@@ -234,6 +234,7 @@ pub fn play(
         stop: false,
         played: 0,
         planned,
+        tally: [0; 3],
     };
     let records = tournament::play(
         &Connect4,
@@ -357,6 +358,8 @@ struct Watch {
     stop: bool,
     played: usize,
     planned: usize,
+    /// The library's games so far: won, drawn, lost.
+    tally: [u32; 3],
 }
 
 impl Observer<Connect4> for Watch {
@@ -369,8 +372,14 @@ impl Observer<Connect4> for Watch {
         };
         let faulted = r.loser == Some(lib_side)
             && !matches!(r.termination, Termination::Four | Termination::Full);
+        self.tally[match r.loser {
+            None => 1,
+            Some(side) if side == lib_side => 2,
+            Some(_) => 0,
+        }] += 1;
+        let [won, drawn, lost] = self.tally;
         eprintln!(
-            "  game {}/{} ({}): {} vs {} on {}x{}, {} by {}{}",
+            "  game {} of {} (id {}, so far {won} won, {drawn} drawn, {lost} lost): {} vs {} on {}x{}, {} by {}{}",
             self.played,
             self.planned,
             r.id,
