@@ -32,6 +32,10 @@ fn libs() -> &'static Path {
             "leaky",
             "flood",
             "writer",
+            "writetop",
+            "writeboard",
+            "swapped",
+            "slowinit",
         ] {
             common::fixture(dir.path(), name, &[]);
         }
@@ -233,25 +237,13 @@ fn an_illegal_answer_fails_the_contract_and_its_command_reproduces_it() {
         "{failed:?}"
     );
     assert_eq!(c.verdict("one-process"), "pass", "{:?}", c.verdicts());
-    let repro = c.item("contract")["reproduce"][0]
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(repro.starts_with("judge check "), "{repro}");
-    // Run it as printed (the judge on PATH as `judge`).
-    let bin = Path::new(env!("CARGO_BIN_EXE_judge")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
+    let advice = c.item("contract")["advice"].as_str().unwrap();
+    assert!(
+        advice.contains("take the row from top") && !advice.contains("swapped"),
+        "{advice}"
     );
-    let out = Command::new("sh")
-        .args(["-c", &repro])
-        .env("PATH", path)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let repro = c.item("contract")["reproduce"][0].as_str().unwrap();
+    let text = position_output("fromboard", repro);
     assert!(
         text.contains("illegal: (") && text.contains("is the blocked cell"),
         "{text}"
@@ -362,13 +354,141 @@ fn files_that_are_no_library_fail_loading() {
         "{}",
         c.evidence("loading")
     );
-    // A missing file is a usage error: one line, exit 1, no directory.
-    let out = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .args(["check", "/nonexistent/lib.so"])
+}
+
+#[test]
+fn a_missing_file_is_a_usage_error_exit_2() {
+    // One line on stderr, exit 2 (a failing item is 1), no directory, with or without
+    // --position; a directory is no library either.
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("check");
+    let position = "9x9 blocked=8,0 last=-1,-1 top=8,9,9,9,9,9,9,9,9 board=000000000/000000000/000000000/000000000/000000000/000000000/000000000/000000000/000000000";
+    for (args, words) in [
+        (
+            vec!["/nonexistent/lib.so"],
+            "/nonexistent/lib.so: no such file",
+        ),
+        (
+            vec!["/nonexistent/lib.so", "--position", position],
+            "no such file",
+        ),
+        (vec![FIXTURES], "not a file"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_judge"))
+            .arg("check")
+            .args(&args)
+            .arg("--out")
+            .arg(&out_dir)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(out.stdout.is_empty());
+        assert!(!out_dir.exists(), "{args:?}: no directory");
+    }
+}
+
+#[test]
+fn writes_into_top_or_the_board_fail_the_contract() {
+    for (name, array) in [("writetop", "top"), ("writeboard", "_board")] {
+        let c = fails_on(
+            name,
+            "contract",
+            &format!("it wrote into {array}, the runner's live array: {array}["),
+        );
+        let advice = c.item("contract")["advice"].as_str().unwrap();
+        assert!(
+            advice.contains("never write into top or _board") && advice.contains("live arrays"),
+            "{advice}"
+        );
+        // Every answer is legal: the writes alone fail it, on every call.
+        for call in c.json["calls"].as_array().unwrap() {
+            assert_eq!(call["outcome"]["kind"], "legal", "{name}: {call}");
+            assert!(call["wrote"].as_str().unwrap().contains(array), "{call}");
+        }
+        // The position's command shows the write again.
+        let text = position_output(name, c.item("contract")["reproduce"][0].as_str().unwrap());
+        assert!(
+            text.contains(&format!("but it wrote into {array}")),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn swapped_coordinates_are_named_and_not_blamed_on_the_board() {
+    let c = fails_on("swapped", "contract", "the coordinates look swapped");
+    let evidence = c.evidence("contract");
+    assert!(
+        evidence.contains("would be legal (x is the row, y the column)"),
+        "{evidence}"
+    );
+    let advice = c.item("contract")["advice"].as_str().unwrap();
+    assert!(advice.contains("look swapped"), "{advice}");
+    assert!(!advice.contains("take the row from top"), "{advice}");
+    let illegal: Vec<&Value> = c.json["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|call| call["outcome"]["kind"] == "illegal")
+        .collect();
+    assert!(!illegal.is_empty());
+    assert!(
+        illegal
+            .iter()
+            .all(|call| call["outcome"]["swapped"] == true),
+        "{illegal:?}"
+    );
+}
+
+#[test]
+fn a_slow_static_initializer_warns_on_loading() {
+    let c = check(&lib("slowinit"), &[], &[]);
+    assert_eq!(c.code(), 0, "{}", c.stdout());
+    assert_eq!(c.verdict("loading"), "warn", "{:?}", c.verdicts());
+    let evidence = c.evidence("loading");
+    assert!(evidence.contains(" in 1.5"), "{evidence}");
+    assert!(
+        evidence.contains("static initializers") && evidence.contains("first move"),
+        "{evidence}"
+    );
+    assert!(
+        c.item("loading")["advice"]
+            .as_str()
+            .unwrap()
+            .contains("static initializers run once a process")
+    );
+    assert!(
+        c.stdout().starts_with("warn  loading     "),
+        "{}",
+        c.stdout()
+    );
+    // The load is not the first answer's: the answers themselves are quick.
+    for id in ["contract", "time", "one-process", "memory", "output"] {
+        assert_eq!(c.verdict(id), "pass", "{id}: {:?}", c.verdicts());
+    }
+}
+
+/// Runs a reproducing command of `library`'s check as printed (the judge on PATH as
+/// `judge`), expecting exit 1, and returns its stdout.
+fn position_output(library: &str, command: &str) -> String {
+    assert!(command.starts_with("judge check "), "{command}");
+    let bin = Path::new(env!("CARGO_BIN_EXE_judge")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new("sh")
+        .args(["-c", command])
+        .env("PATH", path)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no such file"));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{library}: {text}");
+    text
 }
 
 /// Every item but strength (not asked for) passes, and the files carry them.
@@ -417,7 +537,22 @@ fn a_student_library_built_from_the_course_framework_passes() {
 
 #[test]
 fn a_correct_c_library_passes() {
-    passes_everything(&check(&lib("legal"), &[], &[]));
+    let c = check(&lib("legal"), &[], &[]);
+    passes_everything(&c);
+    // Progress on stderr: each call and each game counted "N of M", the tally labelled.
+    let progress = String::from_utf8_lossy(&c.out.stderr);
+    assert!(progress.contains("  call  1 of 30: "), "{progress}");
+    assert!(
+        progress.contains("  game 2 of 4 (id 0-0-1, so far "),
+        "{progress}"
+    );
+    assert!(
+        progress
+            .lines()
+            .filter(|l| l.starts_with("  game "))
+            .all(|l| l.contains(" won, ") && l.contains(" drawn, ") && l.contains(" lost)")),
+        "{progress}"
+    );
 }
 
 #[test]
