@@ -24,6 +24,8 @@
 #include <thread>
 #include <vector>
 
+#include "../tests/fixtures/course_rules.hpp"
+
 struct Point {
     int x;
     int y;
@@ -37,19 +39,17 @@ static ClearPoint clear_point;
 // sanitizer run must report (its control: the host's runtime sees the library's allocations).
 static bool leak_one = std::getenv("LONG_LIFE_LEAK_ONE") != nullptr;
 
-// A game under the course's rules: stones 1 and 2, `top` skipping the blocked cell.
+// A game under the course's rules (course_rules.hpp's): stones 1 and 2, `top` skipping the
+// blocked cell.
 struct Game {
     int m, n, no_x, no_y;
     std::vector<int> board, top;
     int last_x = -1, last_y = -1, stones = 0;
 
     Game(int m_, int n_, int no_x_, int no_y_)
-        : m(m_), n(n_), no_x(no_x_), no_y(no_y_), board(m_ * n_, 0), top(n_, m_) {
-        if (no_x == m - 1) top[no_y] = m - 1;
-    }
-    bool legal(int x, int y) const {
-        return y >= 0 && y < n && top[y] > 0 && x == top[y] - 1 && !(x == no_x && y == no_y);
-    }
+        : m(m_), n(n_), no_x(no_x_), no_y(no_y_), board(m_ * n_, 0),
+          top(course::initial_top(m_, n_, no_x_, no_y_)) {}
+    bool legal(int x, int y) const { return course::legal(top, n, no_x, no_y, x, y); }
     std::vector<int> columns() const {
         std::vector<int> c;
         for (int y = 0; y < n; y++)
@@ -61,30 +61,14 @@ struct Game {
     bool play(int y, int who) {
         int x = top[y] - 1;
         board[x * n + y] = who;
-        top[y] = x;
-        if (x - 1 == no_x && y == no_y) top[y] = x - 1;
+        course::landed(top, x, y, no_x, no_y);
         last_x = x, last_y = y, stones++;
-        return wins(x, y, who);
+        return course::makes_four(board, m, n, x, y, who);
     }
     void undo(int y, int x, int old_top, int lx, int ly) {
         board[x * n + y] = 0;
         top[y] = old_top;
         last_x = lx, last_y = ly, stones--;
-    }
-    bool wins(int x, int y, int who) const {
-        const int dirs[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
-        for (auto &d : dirs) {
-            int count = 1;
-            for (int s : {1, -1}) {
-                int i = x + s * d[0], j = y + s * d[1];
-                while (i >= 0 && i < m && j >= 0 && j < n && board[i * n + j] == who) {
-                    count++;
-                    i += s * d[0], j += s * d[1];
-                }
-            }
-            if (count >= 4) return true;
-        }
-        return false;
     }
     // The board as `who` sees it: 2 its own stones, 1 the opponent's.
     std::vector<int> view(int who) const {

@@ -6,7 +6,6 @@ use super::referee::{Board, FIRST, SECOND};
 use libloading::Library;
 use std::ffi::c_int;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -44,11 +43,7 @@ pub fn manifest_dir() -> PathBuf {
 
 /// The cargo target directory this test binary was built into (`<target>/<profile>/deps/`).
 pub fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("path of this test binary");
-    exe.ancestors()
-        .nth(3)
-        .expect("test binaries live in <target>/<profile>/deps")
-        .to_path_buf()
+    testkit::build::target_dir()
 }
 
 /// Directory holding the release build of the library (`libgravity4.so`).
@@ -67,21 +62,7 @@ pub fn cdylib_path() -> &'static Path {
         if let Some(path) = std::env::var_os(LIB_PATH_ENV) {
             return PathBuf::from(path);
         }
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--release", "--lib", "-p", "gravity4", "--quiet"])
-            .arg("--target-dir")
-            .arg(target_dir())
-            .current_dir(manifest_dir())
-            .status()
-            .expect("run cargo build");
-        assert!(status.success(), "cargo build --release --lib failed");
-        let path = release_dir().join(format!(
-            "{}gravity4{}",
-            std::env::consts::DLL_PREFIX,
-            std::env::consts::DLL_SUFFIX
-        ));
-        assert!(path.exists(), "no cdylib at {}", path.display());
-        path
+        testkit::build::release_library(&target_dir())
     })
 }
 

@@ -1,7 +1,9 @@
 //! The slow, obviously correct rules: a plain array board kept exactly as the course's C++
 //! judge keeps it. It is both the referee of the end-to-end games and the reference the
-//! bitboard `Position` is checked against, so it shares no code with the library.
+//! bitboard `Position` is checked against, so it shares no code with the library: its win
+//! test is the judge's referee's ([`makes_four`]).
 
+use gravity4_judge::games::connect4::{BoardSpec, Point, makes_four};
 use std::fmt;
 
 /// Player ids on the referee's absolute board: the first mover is 1, the second 2.
@@ -93,31 +95,20 @@ impl Board {
         (x, y)
     }
 
-    /// The player holding four or more in a row anywhere on the board, by checking every
-    /// window of four cells in every direction (slow and plainly right).
+    /// The player holding four or more in a row anywhere on the board, by putting every
+    /// stone to the judge's win test (slow and plainly right).
     pub fn winner(&self) -> Option<i32> {
-        let (m, n) = (self.m as i32, self.n as i32);
-        let dirs = [(0, 1), (1, 0), (1, 1), (1, -1)];
-        for x in 0..m {
-            for y in 0..n {
-                let p = self.at(x as usize, y as usize);
-                if p == 0 {
-                    continue;
-                }
-                for (dx, dy) in dirs {
-                    let four = (0..4).all(|k| {
-                        let (cx, cy) = (x + k * dx, y + k * dy);
-                        (0..m).contains(&cx)
-                            && (0..n).contains(&cy)
-                            && self.at(cx as usize, cy as usize) == p
-                    });
-                    if four {
-                        return Some(p);
-                    }
-                }
-            }
-        }
-        None
+        let spec = BoardSpec {
+            m: self.m as i32,
+            n: self.n as i32,
+            no_x: self.no_x as i32,
+            no_y: self.no_y as i32,
+        };
+        let stones = (0..self.m).flat_map(|x| (0..self.n).map(move |y| (x, y)));
+        stones
+            .map(|(x, y)| (self.at(x, y), x as i32, y as i32))
+            .find(|&(p, x, y)| p != 0 && makes_four(&self.cells, spec, Point { x, y }, p))
+            .map(|(p, _, _)| p)
     }
 
     /// Empty cells other than the blocked one.

@@ -12,7 +12,7 @@
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
-use crate::games::connect4::{BoardSpec, Connect4, Point, Position};
+use crate::games::connect4::{BoardSpec, Connect4, Point, Position, makes_four};
 use crate::games::{Game, Termination};
 use crate::players::probe::MoveRequest;
 
@@ -271,23 +271,6 @@ fn opponent_threatens(p: &Position) -> bool {
     (0..spec.n)
         .filter_map(|y| p.drop_point(y))
         .any(|mv| makes_four(board, spec, mv, 1))
-}
-
-/// Whether a stone `v` at `mv` on `board` (as a side sees it) makes a line of four.
-fn makes_four(board: &[i32], spec: BoardSpec, mv: Point, v: i32) -> bool {
-    let at = |x: i32, y: i32| {
-        (0..spec.m).contains(&x)
-            && (0..spec.n).contains(&y)
-            && board[(x * spec.n + y) as usize] == v
-    };
-    [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
-        let run = |s: i32| {
-            (1..)
-                .take_while(|&k| at(mv.x + s * k * dx, mv.y + s * k * dy))
-                .count()
-        };
-        1 + run(1) + run(-1) >= 4
-    })
 }
 
 /// Whether some answer to `args` is legal (a column with room).

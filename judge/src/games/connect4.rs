@@ -130,20 +130,7 @@ impl Position {
 
     /// Does `mover`'s stone at `(x, y)` make a line of 4 or more?
     fn wins(&self, mover: usize, x: i32, y: i32) -> bool {
-        let b = &self.boards[mover];
-        let own = |x: i32, y: i32| {
-            (0..self.spec.m).contains(&x)
-                && (0..self.spec.n).contains(&y)
-                && b[(x * self.spec.n + y) as usize] == 2
-        };
-        [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
-            let run = |s: i32| {
-                (1..)
-                    .take_while(|&k| own(x + s * k * dx, y + s * k * dy))
-                    .count()
-            };
-            1 + run(1) + run(-1) >= 4
-        })
+        makes_four(&self.boards[mover], self.spec, Point { x, y }, 2)
     }
 
     fn is_full(&self) -> bool {
@@ -276,6 +263,27 @@ impl Game for Connect4 {
             _ => Vec::new(),
         }
     }
+}
+
+/// Whether a stone `v` at `p` makes a line of 4 or more (horizontal, vertical or diagonal)
+/// with the stones `v` on `board` (`board[x * N + y]`, any values: a side's view or stones by
+/// player), whatever `board` holds at `p` itself. The course's win test, which only the
+/// stone just placed is put to; the rules that test and fuzz code check the library
+/// against are this referee's, not the library's own.
+pub fn makes_four(board: &[i32], spec: BoardSpec, p: Point, v: i32) -> bool {
+    let at = |x: i32, y: i32| {
+        (0..spec.m).contains(&x)
+            && (0..spec.n).contains(&y)
+            && board[(x * spec.n + y) as usize] == v
+    };
+    [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+        let run = |s: i32| {
+            (1..)
+                .take_while(|&k| at(p.x + s * k * dx, p.y + s * k * dy))
+                .count()
+        };
+        1 + run(1) + run(-1) >= 4
+    })
 }
 
 /// The cells of the longest line of 4 or more through `(x, y)` in `grid`, if there is one.
