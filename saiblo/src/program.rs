@@ -119,37 +119,14 @@ impl Program {
         if self.hello {
             send(output, "ok")?;
         }
-        let first = match input.next(Wait::Forever) {
-            Next::Line(line) => line,
-            Next::Eof => return Err(Failure::Eof("no first line `M N noX noY`".into())),
-            Next::Failed(why) => return Err(Failure::Read(why)),
-            Next::TimedOut => unreachable!("no deadline"),
-        };
-        let numbers = integers(&first)?;
-        let [rows, cols, blocked_row, blocked_col] = numbers[..] else {
-            return Err(Failure::Malformed(format!(
-                "the first line must be `M N noX noY`, got {:?}",
-                first.text
-            )));
-        };
-        let game = self
-            .game
-            .insert(Game::new(rows, cols, blocked_row, blocked_col)?);
+        let game = self.game.insert(read_header(&mut input)?);
         let mut form = Form::Unknown;
         // The record as of our last request, for a view that arrives after we answered.
         let mut asked: Option<Game> = None;
         loop {
             let line = match input.next(Wait::Forever) {
                 Next::Line(line) => line,
-                Next::Eof => {
-                    return match game.ending() {
-                        Some(ending) => Ok(ending),
-                        None => Err(Failure::Eof(format!(
-                            "{} moves played, no result",
-                            game.moves()
-                        ))),
-                    };
-                }
+                Next::Eof => return game_over_at_eof(game),
                 Next::Failed(why) => return Err(Failure::Read(why)),
                 Next::TimedOut => unreachable!("no deadline"),
             };
@@ -168,56 +145,8 @@ impl Program {
                 form = Form::WithBoard;
                 continue;
             }
-            if let Some(ending) = game.ending() {
-                return Err(Failure::Malformed(format!(
-                    "more input after the game ended ({ending}): {:?}",
-                    line.text
-                )));
-            }
-            if numbers.len() < 2 {
-                return Err(unexpected_line(&line, game));
-            }
-            let (row, col) = (numbers[0], numbers[1]);
-            let last_move = if (row, col) == (-1, -1) {
-                if game.moves() > 0 {
-                    return Err(Failure::Malformed(format!(
-                        "`-1 -1` (we move first) after {} moves",
-                        game.moves()
-                    )));
-                }
-                None
-            } else {
-                game.play(Player::Opponent, row, col)
-                    .map_err(|error| Failure::Illegal { row, col, error })?;
-                Some((row as usize, col as usize))
-            };
-            let view = if numbers.len() > 2 {
-                form = Form::WithBoard;
-                complete_view(&mut input, game, numbers[2..].to_vec())?
-            } else {
-                let wait = match form {
-                    Form::Unknown => Wait::For(FIRST_MESSAGE_GRACE),
-                    Form::WithBoard => Wait::Forever,
-                    // The platform waits for our reply before its next message, so a line that
-                    // is already here belongs to this one; looking costs nothing.
-                    Form::MovesOnly => Wait::For(Duration::ZERO),
-                };
-                let view = match input.next(wait) {
-                    Next::Line(next) => complete_view(&mut input, game, integers(&next)?)?,
-                    Next::TimedOut => None,
-                    // A message cut short is an error, unless the move ended the game and the
-                    // platform simply stopped, or no view was due.
-                    Next::Eof if game.ending().is_some() || !matches!(wait, Wait::Forever) => None,
-                    Next::Eof => return Err(Failure::Eof("`top` never came".into())),
-                    Next::Failed(why) => return Err(Failure::Read(why)),
-                };
-                form = match (form, view.is_some()) {
-                    (_, true) => Form::WithBoard,
-                    (Form::Unknown, false) => Form::MovesOnly,
-                    (form, false) => form,
-                };
-                view
-            };
+            let last_move = play_opponent_move(game, &line, &numbers)?;
+            let view = read_view(&mut input, game, &numbers, &mut form)?;
             if let Some(view) = view
                 && let Some(why) = game.contradiction(&view.top, &view.board)
             {
@@ -237,6 +166,103 @@ impl Program {
                 .expect("the landing cell of an open column is legal");
         }
     }
+}
+
+/// Reads the first line, `M N noX noY`, into a new game.
+fn read_header(input: &mut Input) -> Result<Game, Failure> {
+    let first = match input.next(Wait::Forever) {
+        Next::Line(line) => line,
+        Next::Eof => return Err(Failure::Eof("no first line `M N noX noY`".into())),
+        Next::Failed(why) => return Err(Failure::Read(why)),
+        Next::TimedOut => unreachable!("no deadline"),
+    };
+    let numbers = integers(&first)?;
+    let [rows, cols, blocked_row, blocked_col] = numbers[..] else {
+        return Err(Failure::Malformed(format!(
+            "the first line must be `M N noX noY`, got {:?}",
+            first.text
+        )));
+    };
+    Ok(Game::new(rows, cols, blocked_row, blocked_col)?)
+}
+
+/// The end of the input: the game's result if it is over, else the failure to say so.
+fn game_over_at_eof(game: &Game) -> Result<Ending, Failure> {
+    match game.ending() {
+        Some(ending) => Ok(ending),
+        None => Err(Failure::Eof(format!(
+            "{} moves played, no result",
+            game.moves()
+        ))),
+    }
+}
+
+/// Plays the opponent's move that `line` (read as `numbers`) starts with, or takes `-1 -1`
+/// as "we move first"; returns the move, `None` for `-1 -1`.
+fn play_opponent_move(
+    game: &mut Game,
+    line: &Line,
+    numbers: &[i64],
+) -> Result<Option<(usize, usize)>, Failure> {
+    if let Some(ending) = game.ending() {
+        return Err(Failure::Malformed(format!(
+            "more input after the game ended ({ending}): {:?}",
+            line.text
+        )));
+    }
+    if numbers.len() < 2 {
+        return Err(unexpected_line(line, game));
+    }
+    let (row, col) = (numbers[0], numbers[1]);
+    if (row, col) == (-1, -1) {
+        if game.moves() > 0 {
+            return Err(Failure::Malformed(format!(
+                "`-1 -1` (we move first) after {} moves",
+                game.moves()
+            )));
+        }
+        return Ok(None);
+    }
+    game.play(Player::Opponent, row, col)
+        .map_err(|error| Failure::Illegal { row, col, error })?;
+    Ok(Some((row as usize, col as usize)))
+}
+
+/// The view (`top` and the board) that follows a move, on the same line (`numbers` past the
+/// move) or the next ones, as far as `form` says the platform sends one; learns `form` from
+/// the first message.
+fn read_view(
+    input: &mut Input,
+    game: &Game,
+    numbers: &[i64],
+    form: &mut Form,
+) -> Result<Option<View>, Failure> {
+    if numbers.len() > 2 {
+        *form = Form::WithBoard;
+        return complete_view(input, game, numbers[2..].to_vec());
+    }
+    let wait = match *form {
+        Form::Unknown => Wait::For(FIRST_MESSAGE_GRACE),
+        Form::WithBoard => Wait::Forever,
+        // The platform waits for our reply before its next message, so a line that is
+        // already here belongs to this one; looking costs nothing.
+        Form::MovesOnly => Wait::For(Duration::ZERO),
+    };
+    let view = match input.next(wait) {
+        Next::Line(next) => complete_view(input, game, integers(&next)?)?,
+        Next::TimedOut => None,
+        // A message cut short is an error, unless the move ended the game and the platform
+        // simply stopped, or no view was due.
+        Next::Eof if game.ending().is_some() || !matches!(wait, Wait::Forever) => None,
+        Next::Eof => return Err(Failure::Eof("`top` never came".into())),
+        Next::Failed(why) => return Err(Failure::Read(why)),
+    };
+    *form = match (*form, view.is_some()) {
+        (_, true) => Form::WithBoard,
+        (Form::Unknown, false) => Form::MovesOnly,
+        (form, false) => form,
+    };
+    Ok(view)
 }
 
 /// The line's words as integers.
