@@ -100,11 +100,14 @@ fn line_of(text: &str, at: usize) -> usize {
     text[..at].bytes().filter(|&b| b == b'\n').count() + 1
 }
 
+/// Hashes found in a text, each with its 1-based line.
+type Found = Vec<(usize, String)>;
+
 /// What one document cites and names: (line, hash) of each citation, and of each
 /// hash-like bare word that the document does not cite anywhere.
-fn read_document(text: &str) -> (Vec<(usize, String)>, Vec<(usize, String)>) {
+fn read_document(text: &str) -> (Found, Found) {
     let words = hex_words(text);
-    let cited: Vec<(usize, String)> = words
+    let cited: Found = words
         .iter()
         .filter(|w| is_citation(text, w.start))
         .map(|w| (line_of(text, w.start), w.hex.to_string()))
