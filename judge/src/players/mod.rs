@@ -7,11 +7,14 @@
 //! course-ABI library hosted in its own child process ([`course_abi`]) and a program
 //! speaking the Saiblo platform's protocol ([`saiblo`]); for Reversi: an engine speaking
 //! GTP ([`gtp`]) and a bot speaking Botzone's JSON protocol ([`botzone`]); for Go: an
-//! engine speaking GTP ([`gtp_go`]). `judge check` also calls a library position by
+//! engine speaking GTP ([`gtp`] too). `judge check` also calls a library position by
 //! position, outside any game ([`probe`]), and an [`Audit`] collects what its hosts wrote
 //! to stdout and left in their working directories. The process layer underneath
 //! (`process`: pipes, signals, rlimits, scratch directories) is private to this module, so
 //! nothing in the tournament sees into it.
+//!
+//! A person at a board is a player too ([`person`]: the human-move loop that `judge play`
+//! and `judge play --web` share).
 //!
 //! Other kinds plug in as new [`PlayerSpec`] variants and new `Player` implementations;
 //! the referee and the tournament do not change.
@@ -19,7 +22,7 @@
 pub mod botzone;
 pub mod course_abi;
 pub mod gtp;
-pub mod gtp_go;
+pub mod person;
 pub mod probe;
 mod process;
 pub mod saiblo;
@@ -462,7 +465,7 @@ impl PlayerSpec {
     ) -> Box<dyn Player<Reversi>> {
         match self {
             PlayerSpec::Gtp { command, env } => {
-                Box::new(gtp::GtpPlayer::launch(settings, command, env, log))
+                Box::new(gtp::GtpPlayer::<Reversi>::launch(settings, command, env, log))
             }
             PlayerSpec::Botzone { command, env } => {
                 Box::new(botzone::BotzonePlayer::new(settings, command, env, log))
@@ -477,12 +480,12 @@ impl PlayerSpec {
         }
     }
 
-    /// Starts the player for Go: a GTP engine's process starts now ([`gtp_go`]). Other
+    /// Starts the player for Go: a GTP engine's process starts now ([`gtp`]). Other
     /// kinds lose every game by `load`, saying why.
     pub fn open_go(&self, settings: &ProcessSettings, log: Arc<LogSink>) -> Box<dyn Player<Go>> {
         match self {
             PlayerSpec::Gtp { command, env } => {
-                Box::new(gtp_go::GoGtpPlayer::launch(settings, command, env, log))
+                Box::new(gtp::GtpPlayer::<Go>::launch(settings, command, env, log))
             }
             // Commands refuse these before any game (`can_play`); one that slips through
             // still loses by a `load` verdict saying why, and never plays.

@@ -6,6 +6,7 @@
 //! a games.jsonl in the tournaments' schema, so `judge replay` reads it.
 
 use std::cell::RefCell;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -14,9 +15,10 @@ use anyhow::Result;
 use super::term::{self, Key, Term};
 use super::versus::{self, DEFAULT_SAVE, Opponent, Sitting};
 use super::{Shown, Typed};
-use crate::games::{Cell, Game, Side, Termination};
+use crate::games::{Cell, Side, Termination};
+use crate::players::person::{Moves, Person, Watched, Watcher};
 use crate::players::{Answer, Fault, Lineup, LogSink, Player, Roster};
-use crate::referee;
+use crate::referee::Outcome;
 
 pub use super::versus::PlayOptions;
 
@@ -59,31 +61,20 @@ impl Screen {
     }
 }
 
-/// The person at the keyboard.
-struct Human<'a> {
+/// The person at the keyboard: the keys typed until they make a move.
+struct Keyboard<'a> {
     screen: &'a RefCell<Screen>,
 }
 
-impl<G: Shown> Player<G> for Human<'_> {
-    fn start(&mut self, _: &G, _: &G::Setup, _: Side) -> Result<(), Fault> {
-        Ok(())
-    }
-
-    fn next_move(
-        &mut self,
-        game: &G,
-        position: &G::Position,
-        _: Option<G::Move>,
-        _: Duration,
-    ) -> Answer<G::Move> {
-        let start = Instant::now();
+impl<G: Shown> Moves<G> for Keyboard<'_> {
+    fn next(&mut self, game: &G, position: &G::Position) -> Result<G::Move, String> {
         let mut screen = self.screen.borrow_mut();
         let prompt = game.prompt(position, screen.term.raw());
         let mut hint = String::new();
         // Keys of a move typed so far (a Reversi file letter waiting for its row).
         let mut pending = String::new();
         screen.term.discard_typeahead();
-        let reply = loop {
+        loop {
             let status = screen.status.clone();
             let typing = if pending.is_empty() {
                 String::new()
@@ -94,19 +85,9 @@ impl<G: Shown> Player<G> for Human<'_> {
             let key = screen.term.read_key();
             // Enter ends what was typed (a line, or the keys so far in raw mode).
             let entered = matches!(key, Key::Line(_));
-            let typed = match key {
-                Key::Quit => None,
-                Key::Char(c) => Some(c.to_string()),
-                Key::Line(s) => Some(s),
-                Key::Left => Some("←".into()),
-                Key::Right => Some("→".into()),
-                Key::Home => Some("Home".into()),
-                Key::End => Some("End".into()),
-                Key::Other(s) => Some(s),
-            };
-            let Some(typed) = typed.filter(|t| !t.eq_ignore_ascii_case("q")) else {
+            let Some(typed) = key_text(key).filter(|t| !t.eq_ignore_ascii_case("q")) else {
                 screen.quit = true;
-                break Err(Fault::Crash("quit".into()));
+                return Err("quit".into());
             };
             pending.push_str(&typed);
             hint.clear();
@@ -116,7 +97,7 @@ impl<G: Shown> Player<G> for Human<'_> {
                 game.read(position, &pending)
             };
             match read {
-                Typed::Move(mv) => break Ok(mv),
+                Typed::Move(mv) => return Ok(mv),
                 // Only a single key can be the start of a move; a whole line is complete.
                 Typed::More if screen.term.raw() => continue,
                 Typed::More => {
@@ -125,32 +106,37 @@ impl<G: Shown> Player<G> for Human<'_> {
                 Typed::Bad(why) => hint = why,
             }
             pending.clear();
-        };
-        Answer::timed(reply, start.elapsed().as_secs_f64() * 1e3)
+        }
     }
 }
 
-/// The library, through its isolated player, with its telemetry read back from its log.
-struct Ai<'a, G: Game> {
+/// What a key adds to the move being typed; `None` for quitting.
+fn key_text(key: Key) -> Option<String> {
+    match key {
+        Key::Quit => None,
+        Key::Char(c) => Some(c.to_string()),
+        Key::Line(s) => Some(s),
+        Key::Left => Some("←".into()),
+        Key::Right => Some("→".into()),
+        Key::Home => Some("Home".into()),
+        Key::End => Some("End".into()),
+        Key::Other(s) => Some(s),
+    }
+}
+
+/// What the person sees of the library's turns: that it is thinking, then what it
+/// answered, with its telemetry read back from its log.
+struct AiStatus<'a> {
     screen: &'a RefCell<Screen>,
-    player: Box<dyn Player<G>>,
     log: Arc<LogSink>,
     /// Wait for a telemetry line: true until a move came without one.
     expect_telemetry: bool,
+    /// Lines in the log when the library was asked.
+    lines_before: u64,
 }
 
-impl<G: Shown> Player<G> for Ai<'_, G> {
-    fn start(&mut self, game: &G, setup: &G::Setup, side: Side) -> Result<(), Fault> {
-        self.player.start(game, setup, side)
-    }
-
-    fn next_move(
-        &mut self,
-        game: &G,
-        position: &G::Position,
-        last: Option<G::Move>,
-        limit: Duration,
-    ) -> Answer<G::Move> {
+impl<G: Shown> Watcher<G> for AiStatus<'_> {
+    fn asked(&mut self, game: &G, position: &G::Position, _: Side) {
         // Colour mode redraws the screen in place; a plain transcript (a pipe) gets
         // one board per move, from the person's turn.
         if self.screen.borrow().term.color {
@@ -158,26 +144,11 @@ impl<G: Shown> Player<G> for Ai<'_, G> {
             let thinking = format!("{} is thinking...", s.ai_name);
             s.frame(game, position, &[&s.status, &thinking]);
         }
-        let (lines_before, _) = self.log.last_line();
-        let t = self.player.next_move(game, position, last, limit);
-        let mut telemetry = None;
-        let deadline = Instant::now()
-            + if self.expect_telemetry {
-                TELEMETRY_WAIT
-            } else {
-                Duration::ZERO
-            };
-        loop {
-            let (lines, line) = self.log.last_line();
-            if lines > lines_before && line.contains("gravity4:") {
-                telemetry = Some(line);
-                break;
-            }
-            if Instant::now() >= deadline {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
+        (self.lines_before, _) = self.log.last_line();
+    }
+
+    fn answered(&mut self, game: &G, position: &G::Position, _: Side, t: &Answer<G::Move>) {
+        let telemetry = self.telemetry();
         self.expect_telemetry = telemetry.is_some();
         let mut s = self.screen.borrow_mut();
         let what = match &t.reply {
@@ -190,15 +161,29 @@ impl<G: Shown> Player<G> for Ai<'_, G> {
         if let Some(line) = telemetry {
             s.status.push_str(&describe_telemetry(&line));
         }
-        t
     }
+}
 
-    fn game_over(&mut self, game: &G, position: &G::Position, last: Option<G::Move>) {
-        self.player.game_over(game, position, last);
-    }
-
-    fn stop(&mut self) {
-        self.player.stop();
+impl AiStatus<'_> {
+    /// The library's telemetry line for the move it just answered, waited for a little
+    /// while a library that writes one is expected to.
+    fn telemetry(&self) -> Option<String> {
+        let deadline = Instant::now()
+            + if self.expect_telemetry {
+                TELEMETRY_WAIT
+            } else {
+                Duration::ZERO
+            };
+        loop {
+            let (lines, line) = self.log.last_line();
+            if lines > self.lines_before && line.contains("gravity4:") {
+                return Some(line);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
     }
 }
 
@@ -247,70 +232,17 @@ where
     Roster: Lineup<G>,
 {
     let opponent = Opponent::new(&args.lib, game.kind(), args.memory_limit_mb)?;
-    let ai_side = if args.ai_first {
-        Side::First
-    } else {
+    let human = if args.ai_first {
         Side::Second
+    } else {
+        Side::First
     };
-    let human = ai_side.other();
-    let library = opponent.start(game, &spec, ai_side)?;
-
-    let term = Term::open();
-    let color = term.color;
-    let header = format!(
-        "judge play: you {} ({}) against {} {}\n{}, seed {seed}\n\n",
-        term::stone_label(color, Cell::of(human), G::STONES),
-        if args.ai_first { "second" } else { "first" },
-        opponent.name,
-        term::stone_label(color, Cell::of(ai_side), G::STONES),
-        game.setup_line(&spec),
-    );
-    let screen = RefCell::new(Screen {
-        term,
-        header,
-        human,
-        ai_name: opponent.name.clone(),
-        status: String::new(),
-        quit: false,
-    });
+    let library = opponent.start(game, &spec, human.other())?;
+    let screen = RefCell::new(Screen::open(game, &spec, seed, human, &opponent.name));
     let limit = Duration::from_millis(args.move_limit_ms);
-    let outcome = {
-        let mut person = Human { screen: &screen };
-        let mut ai = Ai {
-            screen: &screen,
-            player: library,
-            log: opponent.log().clone(),
-            expect_telemetry: true,
-        };
-        if args.ai_first {
-            referee::play(game, &spec, [&mut ai, &mut person], limit)
-        } else {
-            referee::play(game, &spec, [&mut person, &mut ai], limit)
-        }
-        // The library's process ends here, with `ai`.
-    };
+    let outcome = play_out(game, &spec, &screen, library, &opponent, limit);
     let mut screen = screen.into_inner();
-    let (positions, _) = game.replay(&spec, &outcome.moves);
-    let end = positions.last().expect("the start is always there");
-    let grid = game.grid(end);
-    let line = match outcome.termination {
-        Termination::Four => game.winning_line(end),
-        _ => Vec::new(),
-    };
-    let mut out = String::new();
-    screen.term.begin_frame(&mut out);
-    out.push_str(&screen.header);
-    out.push_str(&term::draw_board(
-        &grid,
-        game.last_cell(end),
-        &line,
-        screen.term.color,
-        game.labels(),
-    ));
-    if !screen.status.is_empty() {
-        out.push_str(&screen.status);
-        out.push('\n');
-    }
+    let mut out = screen.last_frame(game, &spec, &outcome);
     if screen.quit {
         out.push_str(&format!(
             "You quit after {} moves; the game is not saved.\n",
@@ -321,31 +253,116 @@ where
     }
     out.push_str(&versus::result_text(
         &outcome,
-        screen.human,
+        human,
         &opponent.name,
         args.move_limit_ms,
     ));
     out.push('\n');
     let record = versus::record(&outcome, spec, human, &opponent, seed, board_seed);
-    let save = match &args.save {
-        Some(path) => Some(path.clone()),
-        None if screen.term.raw() => {
-            out.push_str(&format!(
-                "Press s to save the game to {DEFAULT_SAVE}, any other key to leave.\n"
-            ));
-            screen.term.show(&std::mem::take(&mut out));
-            screen.term.discard_typeahead();
-            matches!(screen.term.read_key(), Key::Char('s' | 'S')).then(|| DEFAULT_SAVE.into())
-        }
-        None => None,
-    };
-    if let Some(path) = save {
+    if let Some(path) = screen.where_to_save(args, &mut out) {
         let index = versus::save_game::<G>(&path, record)?;
         out.push_str(&versus::saved_text(&path, index));
         out.push('\n');
     }
     screen.term.show(&out);
     Ok(())
+}
+
+/// The game itself: the person at the keyboard against `library`, which the screen
+/// follows; the library's process ends with it.
+fn play_out<G: Shown>(
+    game: &G,
+    spec: &G::Setup,
+    screen: &RefCell<Screen>,
+    mut library: Box<dyn Player<G>>,
+    opponent: &Opponent,
+    limit: Duration,
+) -> Outcome<G> {
+    let human = screen.borrow().human;
+    let mut person = Person(Keyboard { screen });
+    let mut ai = Watched {
+        player: &mut *library,
+        side: human.other(),
+        watcher: AiStatus {
+            screen,
+            log: opponent.log().clone(),
+            expect_telemetry: true,
+            lines_before: 0,
+        },
+    };
+    versus::play_against(game, spec, human, &mut person, &mut ai, limit)
+}
+
+impl Screen {
+    /// The terminal, opened for a game on `spec` (drawn from `seed`) between the person on
+    /// `human`'s side and `ai_name`, who has the other.
+    fn open<G: Shown>(game: &G, spec: &G::Setup, seed: u64, human: Side, ai_name: &str) -> Screen {
+        let term = Term::open();
+        let color = term.color;
+        let header = format!(
+            "judge play: you {} ({}) against {ai_name} {}\n{}, seed {seed}\n\n",
+            term::stone_label(color, Cell::of(human), G::STONES),
+            if human == Side::Second {
+                "second"
+            } else {
+                "first"
+            },
+            term::stone_label(color, Cell::of(human.other()), G::STONES),
+            game.setup_line(spec),
+        );
+        Screen {
+            term,
+            header,
+            human,
+            ai_name: ai_name.to_string(),
+            status: String::new(),
+            quit: false,
+        }
+    }
+
+    /// The finished game's screen: the last position, a four in a row marked, and the
+    /// library's last status.
+    fn last_frame<G: Shown>(&self, game: &G, spec: &G::Setup, outcome: &Outcome<G>) -> String {
+        let (positions, _) = game.replay(spec, &outcome.moves);
+        let end = positions.last().expect("the start is always there");
+        let grid = game.grid(end);
+        let line = match outcome.termination {
+            Termination::Four => game.winning_line(end),
+            _ => Vec::new(),
+        };
+        let mut out = String::new();
+        self.term.begin_frame(&mut out);
+        out.push_str(&self.header);
+        out.push_str(&term::draw_board(
+            &grid,
+            game.last_cell(end),
+            &line,
+            self.term.color,
+            game.labels(),
+        ));
+        if !self.status.is_empty() {
+            out.push_str(&self.status);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Where to save the game: `--save`, or in a terminal [`DEFAULT_SAVE`] if the person
+    /// presses `s` when asked (the screen so far, `out`, is shown with the question).
+    fn where_to_save(&mut self, args: &PlayOptions, out: &mut String) -> Option<PathBuf> {
+        match &args.save {
+            Some(path) => Some(path.clone()),
+            None if self.term.raw() => {
+                out.push_str(&format!(
+                    "Press s to save the game to {DEFAULT_SAVE}, any other key to leave.\n"
+                ));
+                self.term.show(&std::mem::take(out));
+                self.term.discard_typeahead();
+                matches!(self.term.read_key(), Key::Char('s' | 'S')).then(|| DEFAULT_SAVE.into())
+            }
+            None => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use rand::{Rng, SeedableRng, rngs::StdRng};
@@ -18,7 +19,7 @@ use crate::games::reversi::Reversi;
 use crate::games::{Game, GameKind, Side, Termination};
 use crate::players::{Lineup, LogSink, Player, PlayerSpec, ProcessSettings, Roster};
 use crate::record::{GameLog, GameRecord, GameResult, course_code, round_ms};
-use crate::referee::Outcome;
+use crate::referee::{self, Outcome};
 use crate::schedule;
 
 /// Where a game is saved when the person asks for it (a run directory of its own, so
@@ -229,6 +230,22 @@ impl Opponent {
             )
         })?;
         Ok(player)
+    }
+}
+
+/// One game between the person (on `human`'s side) and the AI they play, the referee
+/// playing it as in tournaments.
+pub fn play_against<G: Game>(
+    game: &G,
+    setup: &G::Setup,
+    human: Side,
+    person: &mut dyn Player<G>,
+    ai: &mut dyn Player<G>,
+    limit: Duration,
+) -> Outcome<G> {
+    match human {
+        Side::First => referee::play(game, setup, [person, ai], limit),
+        Side::Second => referee::play(game, setup, [ai, person], limit),
     }
 }
 

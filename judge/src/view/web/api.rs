@@ -162,9 +162,10 @@ mod tests {
     use crate::games::connect4::{BoardSpec, Connect4, Point};
     use crate::games::reversi::{Move, Reversi};
     use crate::games::{Game, Side};
+    use crate::players::person::{Person, Watched};
     use crate::players::{Answer, Fault, Player};
     use crate::referee;
-    use crate::view::web::live::{Person, Watched};
+    use crate::view::web::live::Page;
 
     const SPEC: BoardSpec = BoardSpec {
         m: 6,
@@ -276,20 +277,20 @@ mod tests {
         std::thread::scope(|scope| {
             // The game loop: the referee with the person and a 2.5 ms AI, as `run` sets it.
             let game = scope.spawn(move || {
-                let mut person = Person {
+                let mut person = Person(Page {
                     commands: &rx,
                     left_for: None,
-                };
+                });
                 let mut ai = FirstLegal(2.5);
                 let mut you = Watched {
                     player: &mut person,
-                    table: t,
                     side: Side::First,
+                    watcher: t,
                 };
                 let mut it = Watched {
                     player: &mut ai,
-                    table: t,
                     side: Side::Second,
+                    watcher: t,
                 };
                 let outcome = referee::play(
                     &Connect4,

@@ -3,17 +3,18 @@
 //! One [`Table`] is shared by the game loop, which writes it (whose turn, the position,
 //! each move with its time, the result), and the HTTP side, which reads it, long-polls
 //! it and turns the person's clicks into [`Command`]s. The referee drives the game as in
-//! tournaments; [`Watched`] wraps each player to report what it was asked and what it
-//! answered, and [`Person`] is the person, whose moves arrive over a channel.
+//! tournaments; the table watches each player's turns (a [`Watcher`] of what it was asked
+//! and what it answered), and the person's moves arrive from the [`Page`] over a channel.
 
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Condvar, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use crate::games::{Side, Termination};
-use crate::players::{Answer, Fault, Player};
+use crate::players::Answer;
+use crate::players::person::{Moves, Watcher};
 use crate::record::round_ms;
 use crate::referee::Outcome;
 use crate::view::{Shown, versus};
@@ -111,7 +112,7 @@ pub enum Request {
 }
 
 /// The shared game: what the page reads and what its requests go through.
-pub struct Table<G: Shown> {
+pub(super) struct Table<G: Shown> {
     game: G,
     setup: G::Setup,
     ai_name: String,
@@ -426,72 +427,34 @@ impl<G: Shown> Table<G> {
     }
 }
 
-/// A player whose questions and answers the table shows.
-pub struct Watched<'a, G: Shown> {
-    /// The player itself.
-    pub player: &'a mut dyn Player<G>,
-    /// Where its moves are shown.
-    pub table: &'a Table<G>,
-    /// The side it plays.
-    pub side: Side,
-}
-
-impl<G: Shown> Player<G> for Watched<'_, G> {
-    fn start(&mut self, game: &G, setup: &G::Setup, side: Side) -> Result<(), Fault> {
-        self.player.start(game, setup, side)
+/// The table follows each player's turns: whose turn it is, and each answer as it comes.
+impl<G: Shown> Watcher<G> for &Table<G> {
+    fn asked(&mut self, _: &G, position: &G::Position, side: Side) {
+        Table::asked(self, side, position);
     }
 
-    fn next_move(
-        &mut self,
-        game: &G,
-        position: &G::Position,
-        last: Option<G::Move>,
-        limit: Duration,
-    ) -> Answer<G::Move> {
-        self.table.asked(self.side, position);
-        let answer = self.player.next_move(game, position, last, limit);
-        self.table.answered(self.side, position, &answer);
-        answer
-    }
-
-    fn game_over(&mut self, game: &G, position: &G::Position, last: Option<G::Move>) {
-        self.player.game_over(game, position, last);
-    }
-
-    fn stop(&mut self) {
-        self.player.stop();
+    fn answered(&mut self, _: &G, position: &G::Position, side: Side, answer: &Answer<G::Move>) {
+        Table::answered(self, side, position, answer);
     }
 }
 
 /// The person at the page: each move is the next command from the HTTP side.
-pub struct Person<'a, M> {
+pub struct Page<'a, M> {
     /// Where the page's commands arrive.
     pub commands: &'a Receiver<Command<M>>,
     /// The command that made the person leave the game (a new game, or quitting).
     pub left_for: Option<Command<M>>,
 }
 
-impl<G: Shown> Player<G> for Person<'_, G::Move> {
-    fn start(&mut self, _: &G, _: &G::Setup, _: Side) -> Result<(), Fault> {
-        Ok(())
-    }
-
-    fn next_move(
-        &mut self,
-        _: &G,
-        _: &G::Position,
-        _: Option<G::Move>,
-        _: Duration,
-    ) -> Answer<G::Move> {
-        let start = Instant::now();
-        let reply = match self.commands.recv() {
+impl<G: Shown> Moves<G> for Page<'_, G::Move> {
+    fn next(&mut self, _: &G, _: &G::Position) -> Result<G::Move, String> {
+        match self.commands.recv() {
             Ok(Command::Move(mv)) => Ok(mv),
             other => {
                 // A closed channel means the server is gone: as good as quitting.
                 self.left_for = Some(other.unwrap_or(Command::Quit));
-                Err(Fault::Crash("left the game".into()))
+                Err("left the game".into())
             }
-        };
-        Answer::timed(reply, start.elapsed().as_secs_f64() * 1e3)
+        }
     }
 }

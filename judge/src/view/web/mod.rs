@@ -20,9 +20,10 @@ use anyhow::{Result, anyhow};
 use super::Shown;
 use super::versus::{self, Opponent, PlayOptions, Sitting};
 use crate::games::Side;
+use crate::players::person::{Person, Watched};
 use crate::players::{Lineup, Player, Roster};
-use crate::referee::{self, Outcome};
-use live::{Command, Person, Table, Watched};
+use crate::referee::Outcome;
+use live::{Command, Page, Table};
 
 /// A request body larger than this is not a move: the page's are a few dozen bytes.
 const MAX_BODY: u64 = 64 * 1024;
@@ -185,28 +186,25 @@ fn play_games<G: Shown>(
     loop {
         table.begin(human);
         let mut machine = ai.take().unwrap_or_else(open_ai);
-        let mut person = Person {
+        let mut person = Person(Page {
             commands: inbox,
             left_for: None,
-        };
+        });
         let outcome = {
             let mut you = Watched {
                 player: &mut person,
-                table,
                 side: human,
+                watcher: table,
             };
             let mut it = Watched {
                 player: &mut *machine,
-                table,
                 side: human.other(),
+                watcher: table,
             };
-            match human {
-                Side::First => referee::play(game, setup, [&mut you, &mut it], limit),
-                Side::Second => referee::play(game, setup, [&mut it, &mut you], limit),
-            }
+            versus::play_against(game, setup, human, &mut you, &mut it, limit)
         };
         drop(machine); // its process ends before the next one starts
-        let next = match person.left_for.take() {
+        let next = match person.0.left_for.take() {
             Some(command) => command,
             None => {
                 let saved = finished(&outcome, human)?;
