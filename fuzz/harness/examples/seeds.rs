@@ -323,10 +323,17 @@ fn reversi() {
         write("judge_gtp", name, &out);
     }
     // gtp-rhino's ways: upper case, ids, `?` to a pass, a multi-line answer.
+    let rhino =
+        b"=\n\n=\n\n? syntax error\n\n=\n\n= D3\n\n=12 PASS\n\n= \n   a b c d\n1  . . .\n\n";
+    write("judge_gtp", "rhino", rhino);
+    write("gtp_wire", "rhino-answers", rhino);
+    // The shared reader's odd lines: a comment in Latin-1, blanks, CR, an id alone, an id
+    // too large, bytes that are not UTF-8, a control character inside a name; then answers.
     write(
-        "judge_gtp",
-        "rhino",
-        b"=\n\n=\n\n? syntax error\n\n=\n\n= D3\n\n=12 PASS\n\n= \n   a b c d\n1  . . .\n\n",
+        "gtp_wire",
+        "odd-lines",
+        b"1 name\n\n# comment caf\xe9\n  \t\r\n2 play b D4\n7\n99999999999 x\nn\xc3me\n\
+          gen\x01move w # x\n= D3\n\n? illegal move\n\n=3 a\n b \n\n",
     );
 
     // Botzone: the JSON form (first turns, a mid-game with time limit and data, keep
@@ -664,7 +671,7 @@ fn go() {
             Session::new(&go_settings())
                 .run(text.as_bytes(), &mut out)
                 .unwrap();
-            write("judge_gtp_go", &format!("{name}-{part}"), &out);
+            write("judge_gtp", &format!("go-{name}-{part}"), &out);
         }
     }
     let commands = "1 protocol_version\nname\nversion\n# a comment\n\n3 boardsize 7\n\
@@ -677,7 +684,10 @@ fn go() {
     Session::new(&go_settings())
         .run(commands.as_bytes(), &mut out)
         .unwrap();
-    write("judge_gtp_go", "commands", &out);
+    write("judge_gtp", "go-commands", &out);
+    // The shared wire layer: the same commands read, the answers read back.
+    write("gtp_wire", "go-commands", commands.as_bytes());
+    write("gtp_wire", "go-answers", &out);
 
     // GMP: what our engine as Black sends its opponent over a 9x9 game (GNU Go's side of
     // the wire is the same protocol), read by our engine as White; and by one as Black.

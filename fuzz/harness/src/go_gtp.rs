@@ -10,8 +10,8 @@
 //! panic, not even one the session catches; the game the session keeps replays legally
 //! from its setup.
 
-use go_engine::gtp::{MAX_LINE, preprocess};
 use go_engine::gtp::session::Session;
+use gtp_wire::{GtpError, MAX_LINE, parse_command, preprocess};
 
 pub use crate::go_engine::PLAYOUTS;
 use crate::go_engine::{assert_replays, settings};
@@ -20,27 +20,29 @@ use crate::panics;
 /// The most input lines given to the session.
 pub const MAX_LINES: usize = 32;
 
-/// The largest GTP id.
-const MAX_ID: u32 = (1 << 31) - 1;
-
 /// A line as the session is expected to see it: a command (its id if valid, its name), or
-/// nothing to answer.
+/// nothing to answer. The session reads lines with the shared reader (gtp-wire); a line
+/// it cannot read is answered with the id it starts with.
 fn command(line: &[u8]) -> Option<(Option<u32>, Vec<u8>)> {
     if line.len() > MAX_LINE {
-        return Some((None, Vec::new()));
+        return Some((leading_id(line), Vec::new()));
     }
-    let clean = preprocess(line);
-    let mut words = clean.split(|&b| b == b' ').filter(|w| !w.is_empty());
-    let first = words.next()?;
-    if first.iter().all(u8::is_ascii_digit) {
-        let id = std::str::from_utf8(first)
-            .ok()
-            .and_then(|s| s.parse::<u32>().ok())
-            .filter(|&n| n <= MAX_ID);
-        Some((id, words.next().unwrap_or_default().to_vec()))
-    } else {
-        Some((None, first.to_vec()))
+    leading(line)
+}
+
+/// The id and name of a line as [`parse_command`] reads it; `None` for a blank line.
+fn leading(line: &[u8]) -> Option<(Option<u32>, Vec<u8>)> {
+    match parse_command(line) {
+        Ok(command) => Some((command.id, command.name.into_bytes())),
+        Err(GtpError::Blank) => None,
+        Err(e) => Some((e.id(), Vec::new())),
     }
+}
+
+/// The id a too-long line is answered with: its first [`MAX_LINE`] bytes' (what the reader
+/// keeps of it).
+fn leading_id(line: &[u8]) -> Option<u32> {
+    leading(&line[..MAX_LINE]).and_then(|(id, _)| id)
 }
 
 /// The target.

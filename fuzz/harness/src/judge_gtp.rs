@@ -1,17 +1,23 @@
-//! The judge's reader of a GTP engine's answers (judge/src/players/gtp.rs).
+//! The judge's reader of a GTP engine's answers (judge/src/players/gtp/, one player for
+//! Reversi and Go): the wire is the shared reader's ([`read_reply`], gtp-wire), the moves
+//! each game's ([`reversi::parse_genmove`]: a square in any case or `pass`;
+//! [`go::parse_genmove`]: a vertex in any case, `pass`, `resign`).
 //!
 //! Input: what an engine writes to its stdout. It is cut into lines as the judge's pipes
 //! cut it (at `\n`, one `\r` before it dropped, invalid UTF-8 replaced; a last line
-//! without `\n` is the end of output) and read answer after answer with
-//! [`read_reply`] until the output ends. The promise: every answer is read, or the first
-//! line that is not one is refused with a message; an answer's text has no empty line, and
-//! no blanks around its first line or after any other; a `genmove` text that [`parse_genmove`] takes is a pass or
-//! a square of the board written back the same way, and the referee judges it (a legal
-//! move is played on the game from an opening, an illegal one described). Never a panic.
+//! without `\n` is the end of output) and read answer after answer until the output ends.
+//! The promise: every answer is read, or the first line that is not one is refused; an
+//! answer's text has no empty line, and no blanks around its first line or after any
+//! other; a `genmove` text that a game takes is a move of its board (a Reversi square, a
+//! Go vertex of the largest board, `A1`..`Z25` without `I`) that writes back to text
+//! reading back equal, and that game's referee judges it (a legal move is played on the
+//! game from an opening, an illegal one described). Never a panic.
 
 use gravity4_judge::games::Game;
-use gravity4_judge::games::reversi::{Move, Reversi};
-use gravity4_judge::players::gtp::{parse_genmove, read_reply};
+use gravity4_judge::games::go::{self as go_game, Go};
+use gravity4_judge::games::reversi::{self as reversi_game, Reversi};
+use gravity4_judge::players::gtp::{go, reversi};
+use gtp_wire::read_reply;
 
 use crate::referee;
 
@@ -29,50 +35,76 @@ pub fn pipe_lines(data: &[u8]) -> impl FnMut() -> Result<String, ()> + '_ {
     }
 }
 
+/// The text of an answer keeps the shape the reader promises.
+fn assert_well_formed(text: &str) {
+    let mut lines = text.split('\n');
+    let head = lines.next().unwrap_or("");
+    assert_eq!(
+        head,
+        head.trim(),
+        "blanks around the first line of {text:?}"
+    );
+    for line in lines {
+        assert!(
+            !line.trim().is_empty() && line == line.trim_end(),
+            "an empty line or trailing blanks inside {text:?}"
+        );
+    }
+}
+
+/// Reversi's reading of a `genmove` text: a square of the board, read back equal, judged.
+fn reversi_move(game: &Reversi, position: &mut <Reversi as Game>::Position, text: &str) {
+    let Some(mv) = reversi::parse_genmove(text) else {
+        return;
+    };
+    if let reversi_game::Move::Square { row, col } = mv {
+        assert!(
+            (0..8).contains(&row) && (0..8).contains(&col),
+            "{text:?} read as {mv:?}"
+        );
+    }
+    let again = reversi::parse_genmove(&mv.to_string());
+    assert_eq!(again, Some(mv), "{mv} does not read back");
+    referee::judge(game, position, mv);
+}
+
+/// Go's reading of a `genmove` text: a vertex of the largest board, read back equal, judged.
+fn go_move(game: &Go, position: &mut <Go as Game>::Position, text: &str) {
+    let Some(mv) = go::parse_genmove(text) else {
+        return;
+    };
+    if let go_game::Move::Play { col, row } = mv {
+        assert!(
+            (0..25).contains(&col) && (0..25).contains(&row),
+            "{text:?} read as {mv:?}"
+        );
+    }
+    assert_eq!(
+        go::parse_genmove(&mv.to_string()),
+        Some(mv),
+        "{mv} does not read back"
+    );
+    if game.end(position).is_none() {
+        referee::judge(game, position, mv);
+    }
+}
+
 /// The target.
 pub fn run(data: &[u8]) {
-    let game = Reversi::default();
-    let mut position = game.start(&game.setup(u64::from(data.len() as u32)));
+    let seed = u64::from(data.len() as u32);
+    let (othello, go) = (Reversi::default(), Go::default());
+    let mut reversi_position = othello.start(&othello.setup(seed));
+    let mut go_position = go.start(&go.setup(seed));
     let mut next_line = pipe_lines(data);
     while let Ok(answer) = read_reply(&mut next_line) {
-        let reply = match answer {
-            Ok(reply) => reply,
-            Err(text) => {
-                assert!(text.contains("is not a GTP answer"), "{text:?}");
-                // The judge stops reading here (the engine loses by garbage); read on to
-                // reach more answers.
-                continue;
-            }
-        };
-        let mut lines = reply.text.split('\n');
-        let head = lines.next().unwrap_or("");
-        assert_eq!(
-            head,
-            head.trim(),
-            "blanks around the first line of {reply:?}"
-        );
-        for line in lines {
-            assert!(
-                !line.trim().is_empty() && line == line.trim_end(),
-                "an empty line or trailing blanks inside {reply:?}"
-            );
-        }
-        let Some(mv) = parse_genmove(&reply.text) else {
+        // A line that is no answer: the judge stops reading there (the engine loses by
+        // garbage); read on to reach more answers.
+        let Ok(reply) = answer else {
             continue;
         };
-        if let Move::Square { row, col } = mv {
-            assert!(
-                (0..8).contains(&row) && (0..8).contains(&col),
-                "{:?} read as {mv:?}",
-                reply.text
-            );
-        }
-        assert_eq!(
-            parse_genmove(&mv.to_string()),
-            Some(mv),
-            "{mv} does not read back"
-        );
-        referee::judge(&game, &mut position, mv);
+        assert_well_formed(&reply.text);
+        reversi_move(&othello, &mut reversi_position, &reply.text);
+        go_move(&go, &mut go_position, &reply.text);
     }
 }
 
@@ -92,5 +124,6 @@ mod tests {
     #[test]
     fn engine_output_keeps_the_promise() {
         run(b"= \n\n=1 D3\n\n? syntax error\n\nd3\n= pass\n\n=2 c4\nmore text\n\n= a9\n\n");
+        run(b"= D4\n\n=1 q16\n\n? illegal move\n\nj9\n= pass\n\n= I5\n\n= Z25\n\n= resign\n\n= A1\n\n");
     }
 }

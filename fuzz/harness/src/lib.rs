@@ -10,12 +10,13 @@
 //! The readers:
 //! - [`get_point`]: the library's C ABI, `getPoint`/`clearPoint`;
 //! - [`saiblo_reader`]: the Saiblo program (the platform's messages in every form);
+//! - [`gtp_wire`]: the GTP wire layer the engines and the judge share (commands read,
+//!   responses written and read back);
 //! - [`reversi_gtp`], [`reversi_botzone`]: the Reversi engine's two protocols;
 //! - [`go_gtp`], [`go_gmp`], [`go_sgf`]: the Go engine's two protocols and its files;
-//! - [`judge_gtp`], [`judge_gtp_go`], [`judge_botzone`], [`judge_saiblo`],
-//!   [`judge_worker`]: what the judge reads back from players (GTP answers with Reversi's
-//!   and Go's moves, Botzone JSON, Saiblo frames, the library host's frames and the points
-//!   they carry);
+//! - [`judge_gtp`], [`judge_botzone`], [`judge_saiblo`], [`judge_worker`]: what the judge
+//!   reads back from players (GTP answers with Reversi's and Go's moves, Botzone JSON,
+//!   Saiblo frames, the library host's frames and the points they carry);
 //! - [`judge_files`]: the judge's own files, `run.json` and `games.jsonl`, as `report`,
 //!   `merge`, `status` and `--resume` read them.
 //!
@@ -29,10 +30,10 @@ mod go_engine;
 pub mod go_gmp;
 pub mod go_gtp;
 pub mod go_sgf;
+pub mod gtp_wire;
 pub mod judge_botzone;
 pub mod judge_files;
 pub mod judge_gtp;
-pub mod judge_gtp_go;
 pub mod judge_saiblo;
 pub mod judge_worker;
 mod panics;
@@ -56,8 +57,8 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("judge_files", judge_files::run),
     ("saiblo_reader", saiblo_reader::run),
     ("judge_saiblo", judge_saiblo::run),
-    ("judge_gtp_go", judge_gtp_go::run),
     ("go_sgf", go_sgf::run),
     ("go_gtp", go_gtp::run),
     ("go_gmp", go_gmp::run),
+    ("gtp_wire", gtp_wire::run),
 ];
