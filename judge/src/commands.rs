@@ -20,7 +20,7 @@ use crate::report::progress::Progress;
 use crate::report::{ReportWriter, html, table};
 use crate::results::{self, SprtReading};
 use crate::run_dir::{MergeInfo, MergedPart, PlayerFile, RunDir, RunInfo};
-use crate::schedule::{self, Mode, Shard};
+use crate::schedule::{self, Entrant, Mode, Pairing, Shard};
 use crate::shards::{self, Parts};
 use crate::stats::SprtParams;
 use crate::tournament::{self, Plan, Settings};
@@ -102,6 +102,98 @@ fn tournament_of<G: Game>(game: &G, opts: &TournamentOptions) -> Result<()>
 where
     Roster: Lineup<G>,
 {
+    let entrants = checked_entrants(game, opts)?;
+    players::sweep_stale_scratch();
+    let pairings = opts.mode.pairings(entrants.len());
+    let player_files = player_files(&entrants);
+    let run = match &opts.resume {
+        Some(root) => resumed_run(game, opts, root, &entrants, &pairings, &player_files)?,
+        None => new_run(opts)?,
+    };
+    write_run_info(game, opts, &run, &entrants, &pairings, player_files)?;
+    let logs = open_player_logs(&run.dir, &entrants)?;
+    let logged = if opts.resume.is_some() {
+        // A resumed run keeps whole pairs only (a board with one game logged is replayed
+        // whole, so paired statistics stay paired); the log is rewritten to hold just those.
+        record::keep_whole_pairs(&run.dir.games())?
+    } else {
+        Vec::new()
+    };
+    let settings = settings_of(opts, &run);
+    let plan = Plan::new(game, &pairings, &settings, logged);
+    announce(
+        game,
+        opts,
+        &run,
+        entrants.len(),
+        &plan,
+        settings.concurrency,
+    );
+    let roster = Roster::new(
+        entrants.iter().map(|e| e.spec.clone()).collect(),
+        logs,
+        ProcessSettings::current(opts.memory_limit_mb).context("locating the judge executable")?,
+    );
+    // The observers: the game log, the games' own record files, the progress bar and the
+    // report, which the tournament knows only as observers.
+    let mut progress = Progress::new(
+        (plan.logged.len() + plan.jobs.len()) as u64,
+        plan.logged.len() as u64,
+        &entrants[0].name,
+    );
+    if opts.quiet {
+        progress.hide();
+    }
+    let mut log = GameLog::open(&run.dir.games())?;
+    let mut report = ReportWriter {
+        game,
+        dir: &run.dir,
+        mode: opts.mode,
+        entrants: &entrants,
+        pairings: &pairings,
+        sprt: opts.sprt.as_ref(),
+        sprt_reading: if run.is_whole() {
+            SprtReading::Sequential
+        } else {
+            SprtReading::Pooled
+        },
+    };
+    let mut files = RecordFiles::new(game, &run.dir);
+    tournament::play(
+        game,
+        &settings,
+        &entrants,
+        &roster,
+        plan,
+        &mut [&mut log, &mut files, &mut progress, &mut report],
+    )?;
+    if let Some(s) = run.shard.filter(|s| !s.is_whole()) {
+        // The table above is this part's alone; say where the whole is read.
+        eprintln!(
+            "shard {s}: the table covers this shard only; `judge status DIR...` reads all the shards (and their SPRT), `judge merge DIR... --out DIR` puts them together"
+        );
+    }
+    Ok(())
+}
+
+/// Where a tournament is played: its run directory, its seed, and the part of the
+/// schedule it plays.
+struct Run {
+    dir: RunDir,
+    seed: u64,
+    shard: Option<Shard>,
+}
+
+impl Run {
+    /// Whether the run plays its whole schedule (it is not one shard of several).
+    fn is_whole(&self) -> bool {
+        self.shard.is_none_or(Shard::is_whole)
+    }
+}
+
+/// The tournament's entrants, once the options and every player are checked: usage
+/// errors end the run before its directory exists or any game starts.
+fn checked_entrants<G: Game>(game: &G, opts: &TournamentOptions) -> Result<Vec<Entrant>> {
     let mode = opts.mode;
     if opts.players.len() < 2 {
         bail!("{mode} needs at least two players");
@@ -113,17 +205,19 @@ where
         bail!("--concurrency must be at least 1");
     }
     let entrants = schedule::entrants(&opts.players)?;
-    // Usage errors end the run before its directory exists or any game starts.
     for e in &entrants {
         if let Err(why) = e.spec.check().and_then(|()| e.spec.can_play(game.kind())) {
             bail!("player {}: {why}", e.path.display());
         }
     }
-    players::sweep_stale_scratch();
-    let pairings = mode.pairings(entrants.len());
-    // A file that cannot be read is recorded as such (a library could not pass the check
-    // above; a program found on PATH, `saiblo:engine`, is recorded by its name).
-    let player_files: Vec<PlayerFile> = entrants
+    Ok(entrants)
+}
+
+/// Each entrant's file as `run.json` records it. A file that cannot be read is recorded
+/// as such (a library could not pass the check above; a program found on PATH,
+/// `saiblo:engine`, is recorded by its name).
+fn player_files(entrants: &[Entrant]) -> Vec<PlayerFile> {
+    entrants
         .iter()
         .map(|e| {
             PlayerFile::of(e.spec.file()).unwrap_or_else(|_| PlayerFile {
@@ -131,70 +225,96 @@ where
                 sha256: UNREADABLE.into(),
             })
         })
-        .collect();
-    let (dir, seed, shard) = match &opts.resume {
-        Some(root) => {
-            let (dir, info) = RunDir::resume(root, mode, &opts.players, opts.seed)?;
-            if info.game()? != game.kind() {
-                bail!(
-                    "--resume {}: that run plays {}; give the same --game and --rule",
-                    root.display(),
-                    info.game()?.title()
-                );
-            }
-            if opts.shard.is_some_and(|s| Some(s) != info.shard) {
-                bail!(
-                    "--resume {}: that run is {}; give its --shard or none",
-                    root.display(),
-                    info.shard
-                        .map_or("not sharded".to_string(), |s| format!("shard {s}"))
-                );
-            }
-            // A resumed run plays the same build: mixing two in one log would be
-            // mixing two players under one name.
-            for (old, new) in info.player_files.iter().zip(&player_files) {
-                if old.sha256 != new.sha256 {
-                    bail!(
-                        "--resume {}: {} changed since the run started (sha256 {} then, {} now)",
-                        root.display(),
-                        new.path.display(),
-                        old.sha256,
-                        new.sha256
-                    );
-                }
-            }
-            // A shard stays a part of its schedule: resumed with another --pairs it would
-            // be a part of none.
-            let digest =
-                schedule::schedule_digest(mode, &entrants, &pairings, opts.pairs, info.seed);
-            if info.shard.is_some_and(|s| !s.is_whole())
-                && info.schedule_sha256.as_ref().is_some_and(|d| *d != digest)
-            {
-                bail!(
-                    "--resume {}: that shard's schedule had --pairs {}; give the same command",
-                    root.display(),
-                    info.pairs
-                );
-            }
-            (dir, info.seed, info.shard)
+        .collect()
+}
+
+/// A new run: a fresh directory (or `--out`), the seed given or one from the clock.
+fn new_run(opts: &TournamentOptions) -> Result<Run> {
+    if opts.shard.is_some() && opts.seed.is_none() {
+        bail!("--shard needs --seed: every shard must draw the same schedule");
+    }
+    Ok(Run {
+        dir: RunDir::create(opts.out.as_deref(), opts.mode)?,
+        seed: opts.seed.unwrap_or_else(clock_seed),
+        shard: opts.shard,
+    })
+}
+
+/// The run in `root` reopened for `--resume`, once it is known to be the same run: the
+/// same game, mode, players and seed, the same shard, the same builds of the players and,
+/// for a shard, the same schedule.
+fn resumed_run<G: Game>(
+    game: &G,
+    opts: &TournamentOptions,
+    root: &Path,
+    entrants: &[Entrant],
+    pairings: &[Pairing],
+    player_files: &[PlayerFile],
+) -> Result<Run> {
+    let mode = opts.mode;
+    let (dir, info) = RunDir::resume(root, mode, &opts.players, opts.seed)?;
+    if info.game()? != game.kind() {
+        bail!(
+            "--resume {}: that run plays {}; give the same --game and --rule",
+            root.display(),
+            info.game()?.title()
+        );
+    }
+    if opts.shard.is_some_and(|s| Some(s) != info.shard) {
+        bail!(
+            "--resume {}: that run is {}; give its --shard or none",
+            root.display(),
+            info.shard
+                .map_or("not sharded".to_string(), |s| format!("shard {s}"))
+        );
+    }
+    // A resumed run plays the same build: mixing two in one log would be
+    // mixing two players under one name.
+    for (old, new) in info.player_files.iter().zip(player_files) {
+        if old.sha256 != new.sha256 {
+            bail!(
+                "--resume {}: {} changed since the run started (sha256 {} then, {} now)",
+                root.display(),
+                new.path.display(),
+                old.sha256,
+                new.sha256
+            );
         }
-        None => {
-            if opts.shard.is_some() && opts.seed.is_none() {
-                bail!("--shard needs --seed: every shard must draw the same schedule");
-            }
-            (
-                RunDir::create(opts.out.as_deref(), mode)?,
-                opts.seed.unwrap_or_else(clock_seed),
-                opts.shard,
-            )
-        }
-    };
-    let whole = shard.is_none_or(Shard::is_whole);
+    }
+    // A shard stays a part of its schedule: resumed with another --pairs it would
+    // be a part of none.
+    let digest = schedule::schedule_digest(mode, entrants, pairings, opts.pairs, info.seed);
+    if info.shard.is_some_and(|s| !s.is_whole())
+        && info.schedule_sha256.as_ref().is_some_and(|d| *d != digest)
+    {
+        bail!(
+            "--resume {}: that shard's schedule had --pairs {}; give the same command",
+            root.display(),
+            info.pairs
+        );
+    }
+    Ok(Run {
+        dir,
+        seed: info.seed,
+        shard: info.shard,
+    })
+}
+
+/// Writes the run's `run.json`: the command, the players' files, the schedule's digest.
+fn write_run_info<G: Game>(
+    game: &G,
+    opts: &TournamentOptions,
+    run: &Run,
+    entrants: &[Entrant],
+    pairings: &[Pairing],
+    player_files: Vec<PlayerFile>,
+) -> Result<()> {
+    let mode = opts.mode;
     let mut info = RunInfo {
         mode,
         players: opts.players.clone(),
         names: entrants.iter().map(|e| e.name.clone()).collect(),
-        seed,
+        seed: run.seed,
         pairs: opts.pairs,
         move_limit_ms: opts.move_limit_ms,
         memory_limit_mb: opts.memory_limit_mb,
@@ -203,9 +323,9 @@ where
         sprt: opts.sprt,
         player_files,
         schedule_sha256: Some(schedule::schedule_digest(
-            mode, &entrants, &pairings, opts.pairs, seed,
+            mode, entrants, pairings, opts.pairs, run.seed,
         )),
-        shard,
+        shard: run.shard,
         merged: None,
         game: None,
         rule: None,
@@ -213,10 +333,14 @@ where
         clock: opts.clock,
     };
     info.set_game(game.kind());
-    dir.write_info(&info)?;
+    run.dir.write_info(&info)
+}
+
+/// Each entrant's output log, `logs/NAME.log` in the run directory.
+fn open_player_logs(dir: &RunDir, entrants: &[Entrant]) -> Result<Vec<Arc<LogSink>>> {
     std::fs::create_dir_all(dir.logs())
         .with_context(|| format!("creating {}", dir.logs().display()))?;
-    let logs = entrants
+    entrants
         .iter()
         .map(|e| {
             let path = dir.player_log(&e.name);
@@ -224,86 +348,50 @@ where
                 .map(Arc::new)
                 .with_context(|| format!("opening {}", path.display()))
         })
-        .collect::<Result<Vec<_>>>()?;
-    let logged = if opts.resume.is_some() {
-        // A resumed run keeps whole pairs only (a board with one game logged is replayed
-        // whole, so paired statistics stay paired); the log is rewritten to hold just those.
-        record::keep_whole_pairs(&dir.games())?
-    } else {
-        Vec::new()
-    };
-    let settings = Settings {
+        .collect()
+}
+
+/// The tournament's settings from the options, for `run`.
+fn settings_of(opts: &TournamentOptions, run: &Run) -> Settings {
+    Settings {
         move_limit: Duration::from_millis(opts.move_limit_ms),
         clock: opts.clock,
         concurrency: opts
             .concurrency
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         reuse_process: opts.reuse_process,
-        seed,
+        seed: run.seed,
         pairs: opts.pairs,
         // A shard cannot stop the others: it plays its whole part, and `judge status`
         // reads the test over all the shards.
-        sprt: opts.sprt.filter(|_| whole),
-        shard: shard.unwrap_or(Shard::WHOLE),
-    };
-    let plan = Plan::new(game, &pairings, &settings, logged);
+        sprt: opts.sprt.filter(|_| run.is_whole()),
+        shard: run.shard.unwrap_or(Shard::WHOLE),
+    }
+}
+
+/// The line on stderr that says what is about to be played, and where.
+fn announce<G: Game>(
+    game: &G,
+    opts: &TournamentOptions,
+    run: &Run,
+    players: usize,
+    plan: &Plan<G>,
+    concurrency: usize,
+) {
     eprintln!(
-        "judge {mode}: {}{}{} players, {} games to play ({} already logged), seed {seed}{}, concurrency {}, run directory {}",
+        "judge {}: {}{}{players} players, {} games to play ({} already logged), seed {}{}, concurrency {concurrency}, run directory {}",
+        opts.mode,
         match game.kind() {
             GameKind::Connect4 => String::new(),
             kind => format!("{}, ", kind.title()),
         },
         opts.clock.map_or(String::new(), |c| format!("clock {c}, ")),
-        entrants.len(),
         plan.jobs.len(),
         plan.logged.len(),
-        shard.map_or(String::new(), |s| format!(", shard {s}")),
-        settings.concurrency,
-        dir.path().display()
+        run.seed,
+        run.shard.map_or(String::new(), |s| format!(", shard {s}")),
+        run.dir.path().display()
     );
-    let roster = Roster::new(
-        entrants.iter().map(|e| e.spec.clone()).collect(),
-        logs,
-        ProcessSettings::current(opts.memory_limit_mb).context("locating the judge executable")?,
-    );
-    let mut progress = Progress::new(
-        (plan.logged.len() + plan.jobs.len()) as u64,
-        plan.logged.len() as u64,
-        &entrants[0].name,
-    );
-    if opts.quiet {
-        progress.hide();
-    }
-    let mut log = GameLog::open(&dir.games())?;
-    let mut report = ReportWriter {
-        game,
-        dir: &dir,
-        mode,
-        entrants: &entrants,
-        pairings: &pairings,
-        sprt: opts.sprt.as_ref(),
-        sprt_reading: if whole {
-            SprtReading::Sequential
-        } else {
-            SprtReading::Pooled
-        },
-    };
-    let mut files = RecordFiles::new(game, &dir);
-    tournament::play(
-        game,
-        &settings,
-        &entrants,
-        &roster,
-        plan,
-        &mut [&mut log, &mut files, &mut progress, &mut report],
-    )?;
-    if let Some(s) = shard.filter(|s| !s.is_whole()) {
-        // The table above is this part's alone; say where the whole is read.
-        eprintln!(
-            "shard {s}: the table covers this shard only; `judge status DIR...` reads all the shards (and their SPRT), `judge merge DIR... --out DIR` puts them together"
-        );
-    }
-    Ok(())
 }
 
 /// A seed from the clock and the process id, for runs without `--seed`.
