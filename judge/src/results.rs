@@ -263,7 +263,6 @@ fn comparisons<G: Game>(
                 .collect()
         })
         .collect();
-    let round2 = |x: f64| (x * 100.0).round() / 100.0;
     let mut out = Vec::new();
     for i in 0..pairings.len() {
         for j in i + 1..pairings.len() {
@@ -476,37 +475,109 @@ pub fn summarize<G: Game>(
     sprt: Option<&SprtParams>,
     reading: SprtReading,
 ) -> Summary {
-    let idx: HashMap<&str, usize> = entrants
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (e.name.as_str(), i))
-        .collect();
+    let tally = Tally::of(entrants, records);
+    let mut players = tally.players(entrants);
+    players.sort_by(|a, b| {
+        b.score_pct
+            .total_cmp(&a.score_pct)
+            .then(b.points.cmp(&a.points))
+    });
     let n = entrants.len();
-    let mut all = vec![WdlJson::default(); n];
-    let mut first = vec![WdlJson::default(); n];
-    let mut second = vec![WdlJson::default(); n];
-    let mut cross = vec![vec![WdlJson::default(); n]; n];
-    let mut losses_by: Vec<BTreeMap<Termination, u64>> = vec![BTreeMap::new(); n];
-    let mut ms: Vec<(f64, f64, u64)> = vec![(0.0, 0.0, 0); n];
-    // CPU ms summed over the moves whose CPU time is known, and how many those are.
-    let mut cpu: Vec<(f64, u64)> = vec![(0.0, 0); n];
-    // Sum and count of signed margins (the player's side's), per player.
-    let mut discs: Vec<(i64, u64)> = vec![(0, 0); n];
-    let mut peak_kb: Vec<Option<u64>> = vec![None; n];
-    for r in records {
-        let (Some(&f), Some(&s)) = (idx.get(r.first.as_str()), idx.get(r.second.as_str())) else {
-            continue;
+    let crosstable = (mode == Mode::RoundRobin).then(|| Crosstable {
+        names: entrants.iter().map(|e| e.name.clone()).collect(),
+        results: (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| (i != j).then_some(tally.cross[i][j]))
+                    .collect()
+            })
+            .collect(),
+    });
+    Summary {
+        mode,
+        games: records.len() as u64,
+        players,
+        pairings: pairing_summaries(entrants, pairings, records, &tally.cross),
+        crosstable,
+        comparisons: if mode == Mode::Gauntlet && pairings.len() >= 2 {
+            comparisons(entrants, pairings, records)
+        } else {
+            Vec::new()
+        },
+        sprt: sprt.map(|p| match reading {
+            SprtReading::Sequential => sequential_sprt(records, 0, p),
+            SprtReading::Pooled => sprt_of(records, 0, p),
+        }),
+        missing_games: None,
+        missing_shards: None,
+    }
+}
+
+/// `x` rounded to two decimals.
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// What the game log adds up to for each player (by entrant index).
+struct Tally {
+    /// Results over all games, as first mover, as second mover.
+    all: Vec<WdlJson>,
+    first: Vec<WdlJson>,
+    second: Vec<WdlJson>,
+    /// `cross[i][j]`: `i`'s results against `j`.
+    cross: Vec<Vec<WdlJson>>,
+    losses_by: Vec<BTreeMap<Termination, u64>>,
+    /// Wall ms of the moves: sum, largest, count.
+    ms: Vec<(f64, f64, u64)>,
+    /// CPU ms summed over the moves whose CPU time is known, and how many those are.
+    cpu: Vec<(f64, u64)>,
+    /// Sum and count of signed margins (the player's side's).
+    discs: Vec<(i64, u64)>,
+    peak_kb: Vec<Option<u64>>,
+}
+
+impl Tally {
+    /// The tally of `records` between `entrants` (a record naming someone else is skipped).
+    fn of<G: Game>(entrants: &[Entrant], records: &[GameRecord<G>]) -> Tally {
+        let idx: HashMap<&str, usize> = entrants
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.name.as_str(), i))
+            .collect();
+        let n = entrants.len();
+        let mut tally = Tally {
+            all: vec![WdlJson::default(); n],
+            first: vec![WdlJson::default(); n],
+            second: vec![WdlJson::default(); n],
+            cross: vec![vec![WdlJson::default(); n]; n],
+            losses_by: vec![BTreeMap::new(); n],
+            ms: vec![(0.0, 0.0, 0); n],
+            cpu: vec![(0.0, 0); n],
+            discs: vec![(0, 0); n],
+            peak_kb: vec![None; n],
         };
+        for r in records {
+            if let (Some(&f), Some(&s)) = (idx.get(r.first.as_str()), idx.get(r.second.as_str())) {
+                tally.add_result(r, f, s);
+                tally.add_moves(r, f, s);
+            }
+        }
+        tally
+    }
+
+    /// Adds the result of `r`, played by `f` first and `s` second: scores, the loser's
+    /// verdict, the margin, the peak memory.
+    fn add_result<G: Game>(&mut self, r: &GameRecord<G>, f: usize, s: usize) {
         let sc = r.first_score();
-        all[f].add(sc);
-        all[s].add(1.0 - sc);
-        first[f].add(sc);
-        second[s].add(1.0 - sc);
-        cross[f][s].add(sc);
-        cross[s][f].add(1.0 - sc);
+        self.all[f].add(sc);
+        self.all[s].add(1.0 - sc);
+        self.first[f].add(sc);
+        self.second[s].add(1.0 - sc);
+        self.cross[f][s].add(sc);
+        self.cross[s][f].add(1.0 - sc);
         if let Some(loser) = r.loser {
             let who = if loser == Side::First { f } else { s };
-            *losses_by[who].entry(r.termination).or_default() += 1;
+            *self.losses_by[who].entry(r.termination).or_default() += 1;
         }
         if let Some(m) = r.margin {
             let first = match r.loser {
@@ -514,13 +585,17 @@ pub fn summarize<G: Game>(
                 Some(Side::Second) => i64::from(m),
                 None => 0,
             };
-            discs[f].0 += first;
-            discs[f].1 += 1;
-            discs[s].0 -= first;
-            discs[s].1 += 1;
+            self.discs[f].0 += first;
+            self.discs[f].1 += 1;
+            self.discs[s].0 -= first;
+            self.discs[s].1 += 1;
         }
-        peak_kb[f] = peak_kb[f].max(r.peak_rss_kb[0]);
-        peak_kb[s] = peak_kb[s].max(r.peak_rss_kb[1]);
+        self.peak_kb[f] = self.peak_kb[f].max(r.peak_rss_kb[0]);
+        self.peak_kb[s] = self.peak_kb[s].max(r.peak_rss_kb[1]);
+    }
+
+    /// Adds the times of `r`'s moves to whoever made them.
+    fn add_moves<G: Game>(&mut self, r: &GameRecord<G>, f: usize, s: usize) {
         // Moves alternate from the side the setup gives the first move (Go's handicap:
         // White, the second).
         let (even, odd) = match G::first_mover(&r.board) {
@@ -529,52 +604,64 @@ pub fn summarize<G: Game>(
         };
         for (k, w) in r.move_ms.iter().enumerate() {
             let who = if k % 2 == 0 { even } else { odd };
-            let e = &mut ms[who];
+            let e = &mut self.ms[who];
             e.0 += w;
             e.1 = e.1.max(*w);
             e.2 += 1;
             if let Some(c) = r.cpu_ms.get(k).copied().flatten() {
-                cpu[who].0 += c;
-                cpu[who].1 += 1;
+                self.cpu[who].0 += c;
+                self.cpu[who].1 += 1;
             }
         }
     }
-    let round2 = |x: f64| (x * 100.0).round() / 100.0;
-    let mut players: Vec<PlayerSummary> = (0..n)
-        .map(|i| {
-            let w = all[i];
-            let g = w.games();
-            let (sum, max, count) = ms[i];
-            let (cpu_sum, cpu_count) = cpu[i];
-            // A mean to the tenth of a millisecond; `None` over no moves.
-            let mean = |x: f64, n: u64| (n > 0).then(|| round2(x / n as f64 * 10.0) / 10.0);
-            PlayerSummary {
-                name: entrants[i].name.clone(),
-                path: entrants[i].path.display().to_string(),
-                games: g,
-                wdl: w,
-                score_pct: if g > 0 {
-                    round2(100.0 * w.score() / g as f64)
-                } else {
-                    0.0
-                },
-                points: 2 * w.wins + w.draws,
-                elo: stats::trinomial_elo(&w.stats()).into(),
-                nelo: stats::normalized_elo_trinomial(&w.stats()).into(),
-                los: round2(stats::los(&w.stats()) * 100.0) / 100.0,
-                losses_by: losses_by[i].clone(),
-                as_first: first[i],
-                as_second: second[i],
-                move_ms_mean: mean(sum, count).unwrap_or(0.0),
-                move_ms_max: round2(max),
-                cpu_ms_mean: mean(cpu_sum, cpu_count),
-                peak_rss_mb: peak_kb[i].map(|kb| round2(kb as f64 / 1024.0)),
-                disc_diff_mean: (discs[i].1 > 0)
-                    .then(|| round2(discs[i].0 as f64 / discs[i].1 as f64)),
-            }
-        })
-        .collect();
-    let pairing_summaries = pairings
+
+    /// Each player's summary, in entrant order.
+    fn players(&self, entrants: &[Entrant]) -> Vec<PlayerSummary> {
+        (0..entrants.len())
+            .map(|i| {
+                let w = self.all[i];
+                let g = w.games();
+                let (sum, max, count) = self.ms[i];
+                let (cpu_sum, cpu_count) = self.cpu[i];
+                let discs = self.discs[i];
+                // A mean to the tenth of a millisecond; `None` over no moves.
+                let mean = |x: f64, n: u64| (n > 0).then(|| round2(x / n as f64 * 10.0) / 10.0);
+                PlayerSummary {
+                    name: entrants[i].name.clone(),
+                    path: entrants[i].path.display().to_string(),
+                    games: g,
+                    wdl: w,
+                    score_pct: if g > 0 {
+                        round2(100.0 * w.score() / g as f64)
+                    } else {
+                        0.0
+                    },
+                    points: 2 * w.wins + w.draws,
+                    elo: stats::trinomial_elo(&w.stats()).into(),
+                    nelo: stats::normalized_elo_trinomial(&w.stats()).into(),
+                    los: round2(stats::los(&w.stats()) * 100.0) / 100.0,
+                    losses_by: self.losses_by[i].clone(),
+                    as_first: self.first[i],
+                    as_second: self.second[i],
+                    move_ms_mean: mean(sum, count).unwrap_or(0.0),
+                    move_ms_max: round2(max),
+                    cpu_ms_mean: mean(cpu_sum, cpu_count),
+                    peak_rss_mb: self.peak_kb[i].map(|kb| round2(kb as f64 / 1024.0)),
+                    disc_diff_mean: (discs.1 > 0).then(|| round2(discs.0 as f64 / discs.1 as f64)),
+                }
+            })
+            .collect()
+    }
+}
+
+/// Each pairing's summary: its results (`cross`, from [`Tally`]) and its pairs of games.
+fn pairing_summaries<G: Game>(
+    entrants: &[Entrant],
+    pairings: &[Pairing],
+    records: &[GameRecord<G>],
+    cross: &[Vec<WdlJson>],
+) -> Vec<PairingSummary> {
+    pairings
         .iter()
         .enumerate()
         .map(|(k, p)| {
@@ -591,36 +678,7 @@ pub fn summarize<G: Game>(
                 los: round2(stats::los(&w.stats()) * 100.0) / 100.0,
             }
         })
-        .collect();
-    let crosstable = (mode == Mode::RoundRobin).then(|| Crosstable {
-        names: entrants.iter().map(|e| e.name.clone()).collect(),
-        results: (0..n)
-            .map(|i| (0..n).map(|j| (i != j).then_some(cross[i][j])).collect())
-            .collect(),
-    });
-    players.sort_by(|a, b| {
-        b.score_pct
-            .total_cmp(&a.score_pct)
-            .then(b.points.cmp(&a.points))
-    });
-    Summary {
-        mode,
-        games: records.len() as u64,
-        players,
-        pairings: pairing_summaries,
-        crosstable,
-        comparisons: if mode == Mode::Gauntlet && pairings.len() >= 2 {
-            comparisons(entrants, pairings, records)
-        } else {
-            Vec::new()
-        },
-        sprt: sprt.map(|p| match reading {
-            SprtReading::Sequential => sequential_sprt(records, 0, p),
-            SprtReading::Pooled => sprt_of(records, 0, p),
-        }),
-        missing_games: None,
-        missing_shards: None,
-    }
+        .collect()
 }
 
 /// A run directory's summary, as `judge report` builds it.
