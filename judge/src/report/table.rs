@@ -1,8 +1,10 @@
 //! The terminal table of a run: players, crosstable (round-robin), pairings with their
 //! pentanomial counts, a gauntlet's opponents compared through its hero, and the SPRT.
 
+use std::fmt::Write;
+
 use crate::games::Termination;
-use crate::results::{Summary, WdlJson};
+use crate::results::{Crosstable, Summary, WdlJson};
 use crate::schedule::Mode;
 
 /// The most comparisons through a gauntlet's first player the table shows (those of four
@@ -11,12 +13,7 @@ const MAX_SHOWN: usize = 6;
 
 /// The terminal report.
 pub fn render(s: &Summary) -> String {
-    use std::fmt::Write;
     let mut out = String::new();
-    let verdicts: Vec<Termination> = Termination::ALL
-        .into_iter()
-        .filter(|t| *t != Termination::Full)
-        .collect();
     let width = s
         .players
         .iter()
@@ -24,6 +21,32 @@ pub fn render(s: &Summary) -> String {
         .max()
         .unwrap_or(4)
         .max(6);
+    render_players(&mut out, s, width);
+    render_discs(&mut out, s);
+    render_time_and_memory(&mut out, s, width);
+    if let Some(c) = &s.crosstable {
+        render_crosstable(&mut out, c, width);
+    }
+    if s.mode != Mode::RoundRobin {
+        render_pairings(&mut out, s);
+    }
+    render_comparisons(&mut out, s);
+    if let Some(t) = &s.sprt {
+        let _ = writeln!(
+            out,
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} [{:.3}, {:.3}] ({}) after {} pairs -> {}",
+            t.elo0, t.elo1, t.alpha, t.beta, t.llr, t.lower, t.upper, t.model, t.pairs, t.decision
+        );
+    }
+    out
+}
+
+/// The players' table: results, score, Elo, LOS, by colour, and their losses by verdict.
+fn render_players(out: &mut String, s: &Summary, width: usize) {
+    let verdicts: Vec<Termination> = Termination::ALL
+        .into_iter()
+        .filter(|t| *t != Termination::Full)
+        .collect();
     let _ = writeln!(
         out,
         "{:<width$} {:>5} {:>5} {:>5} {:>5} {:>7} {:>6} {:>18} {:>5}  {:<13} {:<13} losses by verdict",
@@ -66,6 +89,10 @@ pub fn render(s: &Summary) -> String {
             }
         );
     }
+}
+
+/// The mean disc difference of players whose games were scored by discs (Reversi).
+fn render_discs(out: &mut String, s: &Summary) {
     let discs: Vec<String> = s
         .players
         .iter()
@@ -78,46 +105,54 @@ pub fn render(s: &Summary) -> String {
             discs.join(", ")
         );
     }
-    render_time_and_memory(&mut out, s, width);
-    if let Some(c) = &s.crosstable {
-        let _ = writeln!(out, "\ncrosstable (row's score against column, W-D-L)");
-        let cw = 9usize;
-        let _ = write!(out, "{:<width$}", "");
-        for name in &c.names {
-            let short: String = name.chars().take(cw).collect();
-            let _ = write!(out, " {short:>cw$}");
+}
+
+/// A round-robin's crosstable: each row's results against each column.
+fn render_crosstable(out: &mut String, c: &Crosstable, width: usize) {
+    let _ = writeln!(out, "\ncrosstable (row's score against column, W-D-L)");
+    let cw = 9usize;
+    let _ = write!(out, "{:<width$}", "");
+    for name in &c.names {
+        let short: String = name.chars().take(cw).collect();
+        let _ = write!(out, " {short:>cw$}");
+    }
+    let _ = writeln!(out);
+    for (i, row) in c.results.iter().enumerate() {
+        let _ = write!(out, "{:<width$}", c.names[i]);
+        for cell in row {
+            let text = cell.map_or("-".into(), |w| {
+                format!("{}-{}-{}", w.wins, w.draws, w.losses)
+            });
+            let _ = write!(out, " {text:>cw$}");
         }
         let _ = writeln!(out);
-        for (i, row) in c.results.iter().enumerate() {
-            let _ = write!(out, "{:<width$}", c.names[i]);
-            for cell in row {
-                let text = cell.map_or("-".into(), |w| {
-                    format!("{}-{}-{}", w.wins, w.draws, w.losses)
-                });
-                let _ = write!(out, " {text:>cw$}");
-            }
-            let _ = writeln!(out);
-        }
     }
-    if s.mode != Mode::RoundRobin {
-        let _ = writeln!(out);
-        for p in &s.pairings {
-            let _ = writeln!(
-                out,
-                "{} vs {}: {}-{}-{}  Elo {}  pentanomial [0, ½, 1, 1½, 2] = {:?}  Elo {}  nElo {}  LOS {:.2}",
-                p.a,
-                p.b,
-                p.wdl.wins,
-                p.wdl.draws,
-                p.wdl.losses,
-                p.elo.display(),
-                p.penta,
-                p.elo_pentanomial.display(),
-                p.nelo_pentanomial.display(),
-                p.los
-            );
-        }
+}
+
+/// Each pairing's results, pentanomial counts, Elo and LOS.
+fn render_pairings(out: &mut String, s: &Summary) {
+    let _ = writeln!(out);
+    for p in &s.pairings {
+        let _ = writeln!(
+            out,
+            "{} vs {}: {}-{}-{}  Elo {}  pentanomial [0, ½, 1, 1½, 2] = {:?}  Elo {}  nElo {}  LOS {:.2}",
+            p.a,
+            p.b,
+            p.wdl.wins,
+            p.wdl.draws,
+            p.wdl.losses,
+            p.elo.display(),
+            p.penta,
+            p.elo_pentanomial.display(),
+            p.nelo_pentanomial.display(),
+            p.los
+        );
     }
+}
+
+/// A gauntlet's opponents compared through its first player, board by board (or, past
+/// [`MAX_SHOWN`] of them, where to find them).
+fn render_comparisons(out: &mut String, s: &Summary) {
     if let Some(first) = s
         .comparisons
         .first()
@@ -147,20 +182,11 @@ pub fn render(s: &Summary) -> String {
             );
         }
     }
-    if let Some(t) = &s.sprt {
-        let _ = writeln!(
-            out,
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} [{:.3}, {:.3}] ({}) after {} pairs -> {}",
-            t.elo0, t.elo1, t.alpha, t.beta, t.llr, t.lower, t.upper, t.model, t.pairs, t.decision
-        );
-    }
-    out
 }
 
 /// Each player's time per move (wall mean and longest, CPU mean) and peak memory: what
 /// decides whether it keeps to a time limit and a memory limit.
 fn render_time_and_memory(out: &mut String, s: &Summary, width: usize) {
-    use std::fmt::Write;
     let title = "time, memory";
     let width = width.max(title.len());
     let _ = writeln!(
