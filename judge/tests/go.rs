@@ -19,20 +19,14 @@ use gravity4_judge::referee::{self, Outcome};
 
 mod common;
 
-use common::{games, ok, processes_under};
+use common::{games, ok};
+use testkit::partner::{GNUGO, gnugo_missing};
+use testkit::process::processes_under;
 
-/// GNU Go as the issue has it play (Chinese rules, dead stones captured, positional
-/// superko), with a fixed random seed: the same games every time.
-const GNUGO: &str = "/usr/games/gnugo";
+/// GNU Go's arguments as the issue has it play (Chinese rules, dead stones captured,
+/// positional superko), with a fixed random seed: the same games every time.
 const GNUGO_ARGS: &str =
     "--mode gtp --level 1 --chinese-rules --capture-all-dead --positional-superko --seed 1";
-
-fn gnugo_missing() -> bool {
-    common::skip_without(
-        Path::new(GNUGO).is_file(),
-        "GNU Go (/usr/games/gnugo; apt-get install -y gnugo)",
-    )
-}
 
 /// Player `arg` from its command-line form, logging into `logs/NAME-SIDE.log`: one file a
 /// side, since both sides are often the same fixture, whose two logs under one name would

@@ -12,7 +12,8 @@ use serde_json::Value;
 
 mod common;
 
-use common::{FIXTURES, games, ok, processes_under};
+use common::{FIXTURES, games, ok};
+use testkit::process::processes_under;
 
 /// The Saiblo fixtures copied into a fresh directory (the legal one executable).
 fn programs() -> tempfile::TempDir {

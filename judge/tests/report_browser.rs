@@ -6,7 +6,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use common::{autotest_json, chromium, dump_dom};
+use common::autotest_json;
+use testkit::chromium::{chromium, dump_dom};
+use testkit::partner::gnugo_missing;
 use serde_json::Value;
 
 mod common;
@@ -200,10 +202,7 @@ fn report_replays_a_game_in_headless_chromium() {
 /// moves first), replayed here by the engine's rules (`go_engine::game`, not the judge's).
 #[test]
 fn report_replays_a_go_game_in_headless_chromium() {
-    if common::skip_without(
-        std::path::Path::new("/usr/games/gnugo").is_file(),
-        "GNU Go (/usr/games/gnugo; apt-get install -y gnugo)",
-    ) {
+    if gnugo_missing() {
         return;
     }
     use go_engine::game::Game as Engine;

@@ -16,7 +16,9 @@ use gravity4_judge::referee::{self, Outcome};
 
 mod common;
 
-use common::{games, ok, processes_under, reversi_binary};
+use common::{games, ok, reversi_binary};
+use testkit::partner::skip_without;
+use testkit::process::processes_under;
 
 /// A player from its command-line form, logging into `logs`.
 fn open(arg: &str, logs: &Path) -> Box<dyn Player<Reversi>> {
@@ -409,7 +411,7 @@ fn reversi_programs_are_refused_for_connect4_before_any_game() {
 #[test]
 fn a_match_against_gtp_rhino() {
     let rhino = Path::new("/usr/games/gtp-rhino");
-    if common::skip_without(
+    if skip_without(
         rhino.exists(),
         "/usr/games/gtp-rhino (apt-get install grhino)",
     ) {

@@ -418,8 +418,8 @@ fn status_reads_the_sprt_over_all_shards() {
 
 #[test]
 fn the_gnu_parallel_recipe_runs_four_shards_and_merges_them() {
-    let installed = Command::new("parallel").arg("--version").output().is_ok();
-    if common::skip_without(installed, "GNU parallel (apt-get install -y parallel)") {
+    let installed = testkit::partner::on_path("parallel").is_some();
+    if testkit::partner::skip_without(installed, "GNU parallel (apt-get install -y parallel)") {
         return;
     }
     let dir = workdir();
@@ -512,18 +512,4 @@ fn report_pools_independent_runs_and_keeps_their_boards_apart() {
         &judge(cwd, &["report", "a", "c"]),
         &["c: not the same players"],
     );
-}
-
-#[test]
-fn a_missing_partner_program_skips_only_outside_ci() {
-    assert_eq!(common::missing_partner(true, true, "x"), Ok(None));
-    assert_eq!(common::missing_partner(true, false, "x"), Ok(None));
-    let skip = common::missing_partner(false, false, "GNU parallel").unwrap();
-    assert!(skip.is_some_and(|l| l.starts_with("skipped: missing partner program: GNU parallel")));
-    let fail = common::missing_partner(false, true, "GNU parallel").unwrap_err();
-    assert!(
-        fail.contains("missing partner program: GNU parallel"),
-        "{fail}"
-    );
-    assert!(fail.contains("CI=true"), "{fail}");
 }

@@ -21,6 +21,10 @@ use serde_json::{Value, json};
 
 mod common;
 
+use testkit::chromium::{chromium, dump_dom};
+use testkit::partner::gnugo_missing;
+use testkit::process::wait_until;
+
 /// How long the judge may take to exit once the page stopped it.
 const EXIT_WAIT: Duration = Duration::from_secs(15);
 
@@ -44,7 +48,7 @@ fn entries(dir: &Path) -> Vec<String> {
 /// showed and the one game the judge saved, after checking that the judge printed its
 /// loopback URL, exited cleanly once the page stopped it, and left nothing behind.
 fn play_through_the_page<G: Game>(ai: &str, args: &[&str]) -> (Value, GameRecord<G>) {
-    common::chromium(); // fail early, with the install hint, if it is missing
+    chromium(); // fail early, with the install hint, if it is missing
     let cwd = tempfile::tempdir().unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let save = cwd.path().join("played").join("games.jsonl");
@@ -83,19 +87,11 @@ fn play_through_the_page<G: Game>(ai: &str, args: &[&str]) -> (Value, GameRecord
         "{printed}"
     );
 
-    let shown = common::autotest_json(&common::dump_dom(&format!("{url}#autotest"), 60_000));
+    let shown = common::autotest_json(&dump_dom(&format!("{url}#autotest"), 60_000));
     assert_eq!(shown["quit"], true, "the page stopped the judge: {shown}");
     let deadline = Instant::now() + EXIT_WAIT;
-    let status = loop {
-        if let Some(status) = judge.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = judge.kill();
-            panic!("the judge did not exit after the page's Stop");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = wait_until(&mut judge, deadline)
+        .unwrap_or_else(|| panic!("the judge did not exit after the page's Stop"));
     let mut stderr = String::new();
     judge
         .stderr
@@ -307,10 +303,7 @@ fn a_whole_reversi_game_through_the_page_in_headless_chromium() {
 
 #[test]
 fn a_whole_go_game_against_gnugo_through_the_page_in_headless_chromium() {
-    if common::skip_without(
-        Path::new("/usr/games/gnugo").is_file(),
-        "GNU Go (/usr/games/gnugo; apt-get install -y gnugo)",
-    ) {
+    if gnugo_missing() {
         return;
     }
     let ai = "gtp:/usr/games/gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead --positional-superko --seed 1";
