@@ -9,7 +9,7 @@ use super::term::{self, Key, Term};
 use crate::games::connect4::Connect4;
 use crate::games::go::{self, Go};
 use crate::games::reversi::Reversi;
-use crate::games::{Cell, GameKind, MoveCell, Side, Termination};
+use crate::games::{Cell, Game, GameKind, MoveCell, Side, Termination};
 use crate::record::{self, GameRecord};
 use crate::run_dir::RunDir;
 
@@ -159,50 +159,9 @@ fn frame<G: Shown>(
         rules.setup_line(&game.board),
     ));
     out.push_str(&term::draw_board(&grid, last, &line, color, rules.labels()));
-    if at == 0 {
-        out.push_str(&format!("Start: {} moves to go.\n", landed.len()));
-    } else {
-        let k = at - 1;
-        let first_moves = G::first_mover(&game.board) == Side::First;
-        let mover = if k.is_multiple_of(2) == first_moves {
-            &game.first
-        } else {
-            &game.second
-        };
-        let ms = game
-            .move_ms
-            .get(k)
-            .map(|ms| format!(" in {ms:.1} ms"))
-            .unwrap_or_default();
-        let what = match landed[k] {
-            None => "passed".to_string(),
-            cell => format!("played {}", rules.played(cell)),
-        };
-        out.push_str(&format!(
-            "Move {at}/{}: {mover} {what}{ms}.\n",
-            landed.len()
-        ));
-    }
+    out.push_str(&move_line(rules, game, landed, at));
     if at == landed.len() {
-        let detail = game
-            .detail
-            .as_deref()
-            .map(|d| format!(": {d}"))
-            .unwrap_or_default();
-        let loser = match game.loser {
-            Some(Side::First) => format!(", {} loses", game.first),
-            Some(Side::Second) => format!(", {} loses", game.second),
-            None => String::new(),
-        };
-        let margin = game
-            .margin
-            .map(|m| format!(" by {m} discs"))
-            .unwrap_or_default();
-        out.push_str(&format!(
-            "Result {}{margin} ({}{detail}{loser}).\n",
-            game.result,
-            game.termination.name()
-        ));
+        out.push_str(&result_line(game));
     }
     if !hint.is_empty() {
         out.push_str(hint);
@@ -214,6 +173,54 @@ fn frame<G: Shown>(
         "n next, p back, g start, G end, q quits (then Enter)\n"
     });
     out
+}
+
+/// What the move that led to `at` was (who played where, and how long it took), or at the
+/// start how many moves are to come.
+fn move_line<G: Shown>(rules: &G, game: &GameRecord<G>, landed: &[MoveCell], at: usize) -> String {
+    if at == 0 {
+        return format!("Start: {} moves to go.\n", landed.len());
+    }
+    let k = at - 1;
+    let first_moves = G::first_mover(&game.board) == Side::First;
+    let mover = if k.is_multiple_of(2) == first_moves {
+        &game.first
+    } else {
+        &game.second
+    };
+    let ms = game
+        .move_ms
+        .get(k)
+        .map(|ms| format!(" in {ms:.1} ms"))
+        .unwrap_or_default();
+    let what = match landed[k] {
+        None => "passed".to_string(),
+        cell => format!("played {}", rules.played(cell)),
+    };
+    format!("Move {at}/{}: {mover} {what}{ms}.\n", landed.len())
+}
+
+/// The game's result: how it ended, by how much, and who lost.
+fn result_line<G: Game>(game: &GameRecord<G>) -> String {
+    let detail = game
+        .detail
+        .as_deref()
+        .map(|d| format!(": {d}"))
+        .unwrap_or_default();
+    let loser = match game.loser {
+        Some(Side::First) => format!(", {} loses", game.first),
+        Some(Side::Second) => format!(", {} loses", game.second),
+        None => String::new(),
+    };
+    let margin = game
+        .margin
+        .map(|m| format!(" by {m} discs"))
+        .unwrap_or_default();
+    format!(
+        "Result {}{margin} ({}{detail}{loser}).\n",
+        game.result,
+        game.termination.name()
+    )
 }
 
 #[cfg(test)]
