@@ -56,9 +56,21 @@ pub fn run(data: &[u8]) {
     let mut out = Vec::new();
     let result = botzone::run(input, &mut out, &mut player, rule, keep_running);
     let out = String::from_utf8(out).expect("the bot writes UTF-8");
-    let text = String::from_utf8_lossy(input);
-    let json = text.trim_start().starts_with('{');
+    let json = String::from_utf8_lossy(input).trim_start().starts_with('{');
+    let cells = answers(&out, json, keep_running);
+    if result.is_ok() {
+        assert!(
+            !cells.is_empty(),
+            "ended without an error and without an answer"
+        );
+    }
+    check_answer_in_one_object(input, rule, &cells, &out);
+}
 
+/// The cells the bot's output `out` answers, each a square or a pass, checked line by
+/// line: in keep-running mode every other line the keep-running line and none missing,
+/// else at most one answer.
+fn answers(out: &str, json: bool, keep_running: bool) -> Vec<Cell> {
     let lines: Vec<&str> = out.lines().collect();
     assert!(
         out.is_empty() || out.ends_with('\n'),
@@ -94,34 +106,33 @@ pub fn run(data: &[u8]) {
             "more than one answer in one turn: {out:?}"
         );
     }
-    if result.is_ok() {
-        assert!(
-            !cells.is_empty(),
-            "ended without an error and without an answer"
-        );
-    }
+    cells
+}
 
-    // One JSON object: the answer, if any, is legal in the game it describes.
+/// When the whole `input` is one JSON object: the bot answered exactly when the object
+/// describes a game, and its answer is legal there.
+fn check_answer_in_one_object(input: &[u8], rule: Rule, cells: &[Cell], out: &str) {
     let one_object = std::str::from_utf8(input)
         .ok()
         .filter(|t| serde_json::from_str::<Value>(t).is_ok_and(|v| v.is_object()));
-    if let Some(text) = one_object {
-        let game = botzone::parse_input(text, rule);
-        assert_eq!(
-            game.is_ok(),
-            !cells.is_empty(),
-            "parse_input says {game:?}, the bot answered {out:?}"
-        );
-        if let (Ok(game), Some(cell)) = (game, cells.first()) {
-            let mv = cell.to_move().expect("checked on the board");
-            let pass_due = game.pos.is_game_over() || game.pos.must_pass();
-            let legal = if pass_due {
-                mv == reversi::Move::Pass
-            } else {
-                game.pos.is_legal(mv)
-            };
-            assert!(legal, "answered {mv} in\n{}", game.pos);
-        }
+    let Some(text) = one_object else {
+        return;
+    };
+    let game = botzone::parse_input(text, rule);
+    assert_eq!(
+        game.is_ok(),
+        !cells.is_empty(),
+        "parse_input says {game:?}, the bot answered {out:?}"
+    );
+    if let (Ok(game), Some(cell)) = (game, cells.first()) {
+        let mv = cell.to_move().expect("checked on the board");
+        let pass_due = game.pos.is_game_over() || game.pos.must_pass();
+        let legal = if pass_due {
+            mv == reversi::Move::Pass
+        } else {
+            game.pos.is_legal(mv)
+        };
+        assert!(legal, "answered {mv} in\n{}", game.pos);
     }
 }
 

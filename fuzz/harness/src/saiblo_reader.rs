@@ -17,8 +17,8 @@ use std::io::Cursor;
 use gravity4::session;
 use gravity4::settings::Settings;
 use gravity4_judge::games::Game as _;
-use gravity4_judge::games::connect4::{BoardSpec, Connect4, Point};
-use gravity4_saiblo::game::{Ending, Player};
+use gravity4_judge::games::connect4::{BoardSpec, Connect4, Point, Position};
+use gravity4_saiblo::game::{Ending, Game, Player};
 use gravity4_saiblo::input::Input;
 use gravity4_saiblo::program::Program;
 
@@ -90,10 +90,19 @@ pub fn run(data: &[u8]) {
         );
         return;
     };
-
-    // The board is the first line's, read independently.
     let text = String::from_utf8_lossy(data);
     let mut lines = text.split('\n').filter(|l| !l.trim().is_empty());
+    let spec = first_line_board(&mut lines, game);
+    let position = replay_record(&spec, game, &replies, &mut lines);
+    check_ending(game, &position);
+    if result.is_ok() {
+        assert!(game.ending().is_some(), "a good end before the game's end");
+    }
+}
+
+/// The board of the game, checked against the first of `lines`, read independently (the
+/// line is taken).
+fn first_line_board<'a>(lines: &mut impl Iterator<Item = &'a str>, game: &Game) -> BoardSpec {
     let first: Vec<i64> = lines
         .next()
         .expect("a game from no line")
@@ -111,16 +120,25 @@ pub fn run(data: &[u8]) {
         ],
         "the board is not the first line's"
     );
-    let spec = BoardSpec {
+    BoardSpec {
         m: game.rows() as i32,
         n: game.cols() as i32,
         no_x: blocked_row as i32,
         no_y: blocked_col as i32,
-    };
+    }
+}
 
-    // The record, move by move on the referee.
+/// The game's record replayed move by move on the referee: each move legal, ours exactly
+/// the `replies` in order, the opponent's found in order among the rest of `lines`; the
+/// position it ends in.
+fn replay_record<'a>(
+    spec: &BoardSpec,
+    game: &Game,
+    replies: &[(i64, i64)],
+    lines: &mut impl Iterator<Item = &'a str>,
+) -> Position {
     let rules = Connect4;
-    let mut position = rules.start(&spec);
+    let mut position = rules.start(spec);
     let mut answers = replies.iter();
     for (i, &(player, row, col)) in game.history().iter().enumerate() {
         let mv = Point {
@@ -143,9 +161,12 @@ pub fn run(data: &[u8]) {
         }
     }
     assert_eq!(answers.next(), None, "an answer the record does not have");
+    position
+}
 
-    // The end, as the referee sees it.
-    let end = rules.end(&position);
+/// The program's ending of the game against the referee's at `position`.
+fn check_ending(game: &Game, position: &Position) {
+    let end = Connect4.end(position);
     match game.ending() {
         None => assert!(end.is_none(), "the referee ended the game: {end:?}"),
         Some(Ending::Tie) => assert_eq!(end.map(|e| e.winner), Some(None), "a tie"),
@@ -157,9 +178,6 @@ pub fn run(data: &[u8]) {
                 "{player:?} won, says the program; the referee: {end:?}"
             );
         }
-    }
-    if result.is_ok() {
-        assert!(game.ending().is_some(), "a good end before the game's end");
     }
 }
 
