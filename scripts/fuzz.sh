@@ -84,9 +84,10 @@ python=()
 for t in "${targets[@]}"; do is_python "$t" && python+=("$t"); done
 if ((${#python[@]} > 0)) && ! python3 -c 'import atheris' 2>/dev/null; then
     echo "fuzz.sh: installing atheris" >&2
-    python3 -m pip install --quiet --only-binary=:all: atheris >&2 || true
+    mkdir -p fuzz/target/logs
+    python3 -m pip install --only-binary=:all: atheris >fuzz/target/logs/pip-atheris.log 2>&1 || true
     if ! python3 -c 'import atheris' 2>/dev/null; then
-        echo "fuzz.sh: skipping ${python[*]}: atheris did not install for $(python3 --version 2>&1) (pip install atheris; from source it needs clang)" >&2
+        echo "fuzz.sh: skipping ${python[*]}: no atheris for $(python3 --version 2>&1) (pip install atheris; from source it needs clang; pip's words: fuzz/target/logs/pip-atheris.log)" >&2
         rest=()
         for t in "${targets[@]}"; do is_python "$t" || rest+=("$t"); done
         targets=("${rest[@]}")
