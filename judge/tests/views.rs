@@ -11,6 +11,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 mod common;
+
+use testkit::process::wait_until;
+
 /// Generous: the library host starts a process per game, and CI machines are slow.
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -113,14 +116,7 @@ impl Pty {
 
     /// Waits for the judge to exit and returns its status.
     fn wait(&mut self) -> std::process::ExitStatus {
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(start.elapsed() < WAIT, "judge did not exit");
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        wait_until(&mut self.child, Instant::now() + WAIT).expect("judge did not exit")
     }
 
     /// The terminal's local flags as the judge left them.

@@ -31,6 +31,8 @@ use gravity4::ffi::{Point, RawArgs, answer, free_point};
 use gravity4::search::SearchConfig;
 use gravity4::session;
 use gravity4::settings::Settings;
+use gravity4_judge::games::connect4::{BoardSpec, Connect4, Position};
+use gravity4_judge::games::{Game as _, Termination};
 
 use crate::panics;
 
@@ -288,17 +290,12 @@ impl Call {
     }
 }
 
-/// A game from the empty board under the course's rules, as the judge keeps it.
+/// A game from the empty board under the course's rules, kept by the judge's referee
+/// ([`gravity4_judge::games::connect4`]): the rules the library's answers are checked
+/// against are not the library's own.
 #[derive(Clone, Debug)]
 pub struct Game {
-    m: i32,
-    n: i32,
-    no: (i32, i32),
-    /// Stones by who played them: 1 the first mover, 2 the second.
-    cells: Vec<i32>,
-    top: Vec<i32>,
-    plies: usize,
-    last: (i32, i32),
+    position: Position,
     /// The last stone made a line of four.
     pub won: bool,
 }
@@ -306,18 +303,14 @@ pub struct Game {
 impl Game {
     /// The empty `m` x `n` board (both in 4..=12) blocked at `no` (on the board).
     pub fn new(m: i32, n: i32, no: (i32, i32)) -> Game {
-        let mut top = vec![m; n as usize];
-        if no.0 == m - 1 {
-            top[no.1 as usize] = m - 1;
-        }
-        Game {
+        let spec = BoardSpec {
             m,
             n,
-            no,
-            cells: vec![0; (m * n) as usize],
-            top,
-            plies: 0,
-            last: (-1, -1),
+            no_x: no.0,
+            no_y: no.1,
+        };
+        Game {
+            position: Connect4.start(&spec),
             won: false,
         }
     }
@@ -325,44 +318,30 @@ impl Game {
     /// Drops the mover's stone in the first open column from `want` on (wrapping round,
     /// so that no choice is wasted); false when the board is full.
     pub fn drop(&mut self, want: i32) -> bool {
-        let n = self.n as usize;
-        let Some(y) = (0..n)
-            .map(|k| (want.rem_euclid(self.n) as usize + k) % n)
-            .find(|&y| self.top[y] > 0)
+        let n = self.position.spec().n;
+        let Some(point) =
+            (0..n).find_map(|k| self.position.drop_point((want.rem_euclid(n) + k) % n))
         else {
             return false;
         };
-        let x = self.top[y] - 1;
-        self.cells[x as usize * n + y] = 1 + (self.plies % 2) as i32;
-        self.top[y] -= 1;
-        if self.top[y] - 1 == self.no.0 && y as i32 == self.no.1 {
-            self.top[y] -= 1;
-        }
-        self.plies += 1;
-        self.last = (x, y as i32);
-        self.won = wins(&self.cells, self.m, self.n, x, y as i32);
+        Connect4.play(&mut self.position, point);
+        self.won = Connect4
+            .end(&self.position)
+            .is_some_and(|end| end.termination == Termination::Four);
         true
     }
 
     /// The call the judge makes for the side to move: its stones are 2.
     pub fn call(&self) -> Call {
-        let mover = 1 + (self.plies % 2) as i32;
-        let board = self
-            .cells
-            .iter()
-            .map(|&c| match c {
-                0 => 0,
-                c if c == mover => 2,
-                _ => 1,
-            })
-            .collect();
+        let spec = self.position.spec();
+        let mover = Connect4.to_move(&self.position);
         Call {
-            m: self.m,
-            n: self.n,
-            top: Some(self.top.clone()),
-            board: Some(board),
-            last: self.last,
-            no: self.no,
+            m: spec.m,
+            n: spec.n,
+            top: Some(self.position.top().to_vec()),
+            board: Some(self.position.board_for(mover).to_vec()),
+            last: self.position.last().map_or((-1, -1), |p| (p.x, p.y)),
+            no: (spec.no_x, spec.no_y),
             classic: false,
             small_tree: false,
         }
@@ -455,22 +434,6 @@ impl Reader<'_> {
     fn int(&mut self) -> i32 {
         i32::from_le_bytes(self.bytes())
     }
-}
-
-/// Whether the stone at `(x, y)` makes a line of four or more of its own colour.
-fn wins(cells: &[i32], m: i32, n: i32, x: i32, y: i32) -> bool {
-    let stone = cells[(x * n + y) as usize];
-    let own = |x: i32, y: i32| {
-        (0..m).contains(&x) && (0..n).contains(&y) && cells[(x * n + y) as usize] == stone
-    };
-    [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
-        let run = |s: i32| {
-            (1..)
-                .take_while(|&k| own(x + s * k * dx, y + s * k * dy))
-                .count()
-        };
-        1 + run(1) + run(-1) >= 4
-    })
 }
 
 /// The target: the call the bytes describe must get a legal move, or NULL exactly when
