@@ -103,7 +103,9 @@ def normalised(text, rust):
             continue
         if rust and line.startswith("#[cfg(test)]"):
             cfg_test = True
-            continue
+            line = line[len("#[cfg(test)]") :].strip()
+            if not line:
+                continue
         if cfg_test and (line.startswith("#[") or not line or line.startswith("//")):
             continue
         if cfg_test:
