@@ -141,96 +141,21 @@ pub fn open<G: Game>(dirs: &[PathBuf]) -> Result<Parts<G>> {
     if dirs.is_empty() {
         bail!("no run directories given");
     }
-    let mut seen: HashMap<PathBuf, &Path> = HashMap::new();
-    for d in dirs {
-        let canon = d
-            .canonicalize()
-            .with_context(|| format!("run directory {}", d.display()))?;
-        if let Some(first) = seen.insert(canon, d) {
-            bail!(
-                "shard given twice: {} and {} are the same run directory",
-                first.display(),
-                d.display()
-            );
-        }
-    }
-    let mut parts: Vec<Part<G>> = Vec::new();
-    for d in dirs {
-        let info = RunDir::at(d).read_info()?;
-        if info.merged.is_some() {
-            bail!(
-                "{} is a merged run; give the shards' own directories",
-                d.display()
-            );
-        }
-        if info.schedule_sha256.is_none() {
-            bail!(
-                "{}: run.json has no schedule digest (written by an older judge), so it cannot be checked against other shards",
-                d.display()
-            );
-        }
-        parts.push(Part {
-            dir: d.clone(),
-            shard: info.shard(),
-            info,
-            records: Vec::new(),
-            logged: 0,
-            planned: 0,
-        });
-    }
+    refuse_a_directory_twice(dirs)?;
+    let mut parts: Vec<Part<G>> = dirs.iter().map(|d| read_part(d)).collect::<Result<_>>()?;
     let first = &parts[0];
     for p in &parts[1..] {
         check_same_run(first, p)?;
     }
     let info = first.info.clone();
     let count = first.shard.count();
-    let mut by_shard: BTreeMap<u32, PathBuf> = BTreeMap::new();
-    for p in &parts {
-        if let Some(other) = by_shard.insert(p.shard.index(), p.dir.clone()) {
-            bail!(
-                "shard {} given twice: {} and {} both hold it",
-                p.shard,
-                other.display(),
-                p.dir.display()
-            );
-        }
-    }
+    let by_shard = shard_numbers(&parts)?;
     let entrants = schedule::entrants(&info.players)?;
     let pairings = info.mode.pairings(entrants.len());
     // Read the games; every one must be its part's shard's, and no id may be in two parts.
     let mut owner: HashMap<String, PathBuf> = HashMap::new();
     for p in &mut parts {
-        let logged: Vec<GameRecord<G>> = record::read(&RunDir::at(&p.dir).games())?;
-        p.logged = logged.len() as u64;
-        for r in &logged {
-            if let Some(other) = owner.get(&r.id).filter(|o| **o != p.dir) {
-                bail!(
-                    "game {} is in two parts: {} and {} (overlapping shards)",
-                    r.id,
-                    other.display(),
-                    p.dir.display()
-                );
-            }
-            owner.insert(r.id.clone(), p.dir.clone());
-            let expected = r.pairing < pairings.len()
-                && r.pair < info.pairs
-                && r.game <= 1
-                && r.seed == info.seed
-                && r.board_seed == schedule::board_seed(info.seed, r.pair)
-                && p.shard.owns(r.pairing, r.pair, pairings.len());
-            if !expected {
-                bail!(
-                    "{}: game {} is not one of shard {}'s games (seed {}, {} boards)",
-                    p.dir.display(),
-                    r.id,
-                    p.shard,
-                    info.seed,
-                    info.pairs
-                );
-            }
-        }
-        p.records = record::whole_pairs(logged);
-        p.planned = schedule::shard_games(p.shard, pairings.len(), info.pairs);
+        read_games(p, &info, pairings.len(), &mut owner)?;
     }
     parts.sort_by_key(|p| p.shard);
     let missing_shards = (1..=count).filter(|i| !by_shard.contains_key(i)).collect();
@@ -245,8 +170,118 @@ pub fn open<G: Game>(dirs: &[PathBuf]) -> Result<Parts<G>> {
     })
 }
 
+/// Refuses a run directory given twice (under two names too).
+fn refuse_a_directory_twice(dirs: &[PathBuf]) -> Result<()> {
+    let mut seen: HashMap<PathBuf, &Path> = HashMap::new();
+    for d in dirs {
+        let canon = d
+            .canonicalize()
+            .with_context(|| format!("run directory {}", d.display()))?;
+        if let Some(first) = seen.insert(canon, d) {
+            bail!(
+                "shard given twice: {} and {} are the same run directory",
+                first.display(),
+                d.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The part in `dir`, its games not read yet; a merged run, or one whose `run.json` has
+/// no schedule digest, is refused.
+fn read_part<G: Game>(dir: &Path) -> Result<Part<G>> {
+    let info = RunDir::at(dir).read_info()?;
+    if info.merged.is_some() {
+        bail!(
+            "{} is a merged run; give the shards' own directories",
+            dir.display()
+        );
+    }
+    if info.schedule_sha256.is_none() {
+        bail!(
+            "{}: run.json has no schedule digest (written by an older judge), so it cannot be checked against other shards",
+            dir.display()
+        );
+    }
+    Ok(Part {
+        dir: dir.to_path_buf(),
+        shard: info.shard(),
+        info,
+        records: Vec::new(),
+        logged: 0,
+        planned: 0,
+    })
+}
+
+/// Each part's directory by its shard number; a number held by two parts is refused.
+fn shard_numbers<G: Game>(parts: &[Part<G>]) -> Result<BTreeMap<u32, PathBuf>> {
+    let mut by_shard: BTreeMap<u32, PathBuf> = BTreeMap::new();
+    for p in parts {
+        if let Some(other) = by_shard.insert(p.shard.index(), p.dir.clone()) {
+            bail!(
+                "shard {} given twice: {} and {} both hold it",
+                p.shard,
+                other.display(),
+                p.dir.display()
+            );
+        }
+    }
+    Ok(by_shard)
+}
+
+/// Reads part `p`'s games (of a run `info` with `pairings` pairings): each must be one of
+/// its shard's and in no other part (`owner`: which part holds each game id so far). Keeps
+/// its whole boards.
+fn read_games<G: Game>(
+    p: &mut Part<G>,
+    info: &RunInfo,
+    pairings: usize,
+    owner: &mut HashMap<String, PathBuf>,
+) -> Result<()> {
+    let logged: Vec<GameRecord<G>> = record::read(&RunDir::at(&p.dir).games())?;
+    p.logged = logged.len() as u64;
+    for r in &logged {
+        if let Some(other) = owner.get(&r.id).filter(|o| **o != p.dir) {
+            bail!(
+                "game {} is in two parts: {} and {} (overlapping shards)",
+                r.id,
+                other.display(),
+                p.dir.display()
+            );
+        }
+        owner.insert(r.id.clone(), p.dir.clone());
+        let expected = r.pairing < pairings
+            && r.pair < info.pairs
+            && r.game <= 1
+            && r.seed == info.seed
+            && r.board_seed == schedule::board_seed(info.seed, r.pair)
+            && p.shard.owns(r.pairing, r.pair, pairings);
+        if !expected {
+            bail!(
+                "{}: game {} is not one of shard {}'s games (seed {}, {} boards)",
+                p.dir.display(),
+                r.id,
+                p.shard,
+                info.seed,
+                info.pairs
+            );
+        }
+    }
+    p.records = record::whole_pairs(logged);
+    p.planned = schedule::shard_games(p.shard, pairings, info.pairs);
+    Ok(())
+}
+
 /// Refuses `b` unless it is a shard of the same run as `a`, saying what differs.
 fn check_same_run<G: Game>(a: &Part<G>, b: &Part<G>) -> Result<()> {
+    check_same_schedule(a, b)?;
+    check_same_players_and_settings(a, b)
+}
+
+/// Refuses `b` unless it is a shard of `a`'s schedule: the same seed, game and schedule,
+/// split into as many shards.
+fn check_same_schedule<G: Game>(a: &Part<G>, b: &Part<G>) -> Result<()> {
     let (da, db) = (a.dir.display(), b.dir.display());
     let (ia, ib) = (&a.info, &b.info);
     if ia.seed != ib.seed {
@@ -281,6 +316,14 @@ fn check_same_run<G: Game>(a: &Part<G>, b: &Part<G>) -> Result<()> {
             a.shard
         );
     }
+    Ok(())
+}
+
+/// Refuses `b` unless it was played as `a` was: the same player files, SPRT, limits and
+/// game clock.
+fn check_same_players_and_settings<G: Game>(a: &Part<G>, b: &Part<G>) -> Result<()> {
+    let (da, db) = (a.dir.display(), b.dir.display());
+    let (ia, ib) = (&a.info, &b.info);
     for (fa, fb) in ia.player_files.iter().zip(&ib.player_files) {
         if fa.sha256 != fb.sha256 {
             bail!(
