@@ -3,10 +3,12 @@
 //! [`Settings::from_env`] is the one place the environment is read: the budget, the log
 //! switch and the search, parsed into the [`SearchConfig`] the search reads (the same type
 //! the bench and the tests build with [`SearchConfig::strong`] and
-//! [`SearchConfig::classic`]).
+//! [`SearchConfig::classic`]). The reading is [`envset`]'s, shared with the other games'
+//! programs; a bad value is reported and its default kept, as the library cannot stop.
 
 use crate::search::config::{ADAPTATION_RATE, STRONG_EXPLORATION};
 use crate::search::{Profile, SearchConfig, Techniques};
+use envset::{Kind, Vars};
 use std::time::Duration;
 
 /// Default thinking time per move: 2 s leaves a full second of the course's 3 s limit for
@@ -78,25 +80,21 @@ pub struct Settings {
 impl Settings {
     /// Reads the overrides; a malformed value is reported once per call and ignored.
     pub fn from_env() -> Settings {
-        let budget_ms = match std::env::var(ENV_MOVE_MS) {
-            Ok(text) => match text.trim().parse::<u64>() {
-                Ok(ms) if ms > 0 => ms,
-                _ => {
-                    eprintln!(
-                        "gravity4: ignoring {ENV_MOVE_MS}={text:?}: expected milliseconds > 0"
-                    );
-                    DEFAULT_MOVE_MS
-                }
-            },
-            Err(_) => DEFAULT_MOVE_MS,
-        };
+        Settings::from_vars(&Vars::env())
+    }
+
+    /// The settings `vars` (the environment, or a table in tests) ask for; a malformed value
+    /// is reported on stderr and its default used. An unset or blank variable keeps its
+    /// default.
+    fn from_vars(vars: &Vars<impl Fn(&str) -> Option<String>>) -> Settings {
+        let budget_ms = reported(vars.get(ENV_MOVE_MS, MOVE_MS)).unwrap_or(DEFAULT_MOVE_MS);
         Settings {
             budget: Duration::from_millis(budget_ms),
             tree_bytes: DEFAULT_TREE_BYTES,
-            log: std::env::var(ENV_LOG).is_ok_and(|v| v == "1"),
-            iterations: count(std::env::var(ENV_ITERATIONS).ok(), ENV_ITERATIONS, 1),
-            seed: count(std::env::var(ENV_SEED).ok(), ENV_SEED, 0),
-            search: search_config(|name| std::env::var(name).ok()),
+            log: vars.raw(ENV_LOG).is_some_and(|v| v == "1"),
+            iterations: reported(vars.get(ENV_ITERATIONS, ITERATIONS)),
+            seed: reported(vars.get(ENV_SEED, SEED)),
+            search: search_config(vars),
         }
     }
 }
@@ -115,51 +113,66 @@ impl Default for Settings {
     }
 }
 
-/// The whole number of at least `min` in `text` (the variable `name`), or `None` when unset;
-/// a malformed value is reported on stderr and read as unset.
-fn count(text: Option<String>, name: &str, min: u64) -> Option<u64> {
-    let text = text?;
-    match text.trim().parse::<u64>() {
-        Ok(n) if n >= min => Some(n),
-        _ => {
-            eprintln!("gravity4: ignoring {name}={text:?}: expected a whole number >= {min}");
-            None
-        }
-    }
+/// [`ENV_MOVE_MS`]: milliseconds, at least 1.
+const MOVE_MS: Kind<u64> = Kind {
+    expected: "milliseconds > 0",
+    parse: |t| t.parse().ok().filter(|&ms| ms > 0),
+};
+
+/// [`ENV_ITERATIONS`]: a whole number, at least 1.
+const ITERATIONS: Kind<u64> = Kind {
+    expected: "a whole number >= 1",
+    parse: |t| t.parse().ok().filter(|&n| n >= 1),
+};
+
+/// [`ENV_SEED`]: any whole number.
+const SEED: Kind<u64> = Kind {
+    expected: "a whole number >= 0",
+    parse: |t| t.parse().ok(),
+};
+
+/// [`ENV_PROFILE`]: `strong` or `classic`.
+const PROFILE: Kind<Profile> = Kind {
+    expected: "strong or classic",
+    parse: Profile::parse,
+};
+
+/// [`ENV_EXPLORATION`]: a number >= 0.
+const EXPLORATION: Kind<f32> = Kind {
+    expected: "a number >= 0",
+    parse: |t| t.parse().ok().filter(|c: &f32| c.is_finite() && *c >= 0.0),
+};
+
+/// [`ENV_ADAPTATION_RATE`]: a number in (0, 2].
+const RATE: Kind<f32> = Kind {
+    expected: "a number in (0, 2]",
+    parse: |t| t.parse().ok().filter(|r: &f32| *r > 0.0 && *r <= 2.0),
+};
+
+/// The value of a read, the error reported on stderr (`gravity4: ignoring NAME="value":
+/// expected ...`) and read as unset: the library cannot stop its host.
+fn reported<T>(read: Result<Option<T>, envset::Error>) -> Option<T> {
+    read.unwrap_or_else(|e| {
+        eprintln!("gravity4: ignoring {e}");
+        None
+    })
 }
 
 /// The [`SearchConfig`] that `GRAVITY4_PROFILE`, `GRAVITY4_ENABLE`, `GRAVITY4_DISABLE`,
 /// `GRAVITY4_EXPLORATION` and `GRAVITY4_PPA_RATE` ask for, read through
-/// `var` (the environment, or a table in tests); a malformed value is reported on stderr and
+/// `vars` (the environment, or a table in tests); a malformed value is reported on stderr and
 /// its default used.
-fn search_config(var: impl Fn(&str) -> Option<String>) -> SearchConfig {
-    let profile = match var(ENV_PROFILE) {
-        Some(text) => Profile::parse(&text).unwrap_or_else(|| {
-            eprintln!("gravity4: ignoring {ENV_PROFILE}={text:?}: expected strong or classic");
-            Profile::Strong
-        }),
-        None => Profile::Strong,
-    };
-    let enable = var(ENV_ENABLE).unwrap_or_default();
-    let disable = var(ENV_DISABLE).unwrap_or_default();
+fn search_config(vars: &Vars<impl Fn(&str) -> Option<String>>) -> SearchConfig {
+    let profile = reported(vars.get(ENV_PROFILE, PROFILE)).unwrap_or(Profile::Strong);
+    let enable = vars.raw(ENV_ENABLE).unwrap_or_default();
+    let disable = vars.raw(ENV_DISABLE).unwrap_or_default();
     let (techniques, unknown) = Techniques::parse(&enable, &disable);
     for name in unknown {
         eprintln!("gravity4: ignoring a name in {ENV_ENABLE} or {ENV_DISABLE}: {name}");
     }
-    let strong_exploration = number(
-        &var,
-        ENV_EXPLORATION,
-        |c| c.is_finite() && c >= 0.0,
-        "a number >= 0",
-    )
-    .unwrap_or(STRONG_EXPLORATION);
-    let adaptation_rate = number(
-        &var,
-        ENV_ADAPTATION_RATE,
-        |rate| rate > 0.0 && rate <= 2.0,
-        "a number in (0, 2]",
-    )
-    .unwrap_or(ADAPTATION_RATE);
+    let strong_exploration =
+        reported(vars.get(ENV_EXPLORATION, EXPLORATION)).unwrap_or(STRONG_EXPLORATION);
+    let adaptation_rate = reported(vars.get(ENV_ADAPTATION_RATE, RATE)).unwrap_or(ADAPTATION_RATE);
     // Every variable is read (and a bad one reported) whichever profile plays; classic
     // takes none of the strong profile's knobs.
     match profile {
@@ -173,36 +186,22 @@ fn search_config(var: impl Fn(&str) -> Option<String>) -> SearchConfig {
     }
 }
 
-/// The number variable `name` holds, read through `var`, if it is set and `valid`; a value
-/// that does not parse or is not valid is reported on stderr (as not `expected`) and read
-/// as unset.
-fn number(
-    var: &impl Fn(&str) -> Option<String>,
-    name: &str,
-    valid: impl Fn(f32) -> bool,
-    expected: &str,
-) -> Option<f32> {
-    let text = var(name)?;
-    match text.trim().parse::<f32>() {
-        Ok(value) if valid(value) => Some(value),
-        _ => {
-            eprintln!("gravity4: ignoring {name}={text:?}: expected {expected}");
-            None
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The search `vars` (name, value pairs) ask for.
-    fn search_with(vars: &[(&str, &str)]) -> SearchConfig {
-        search_config(|name| {
+    /// The variables of a table of (name, value) pairs.
+    fn table<'a>(vars: &'a [(&str, &str)]) -> Vars<impl Fn(&str) -> Option<String> + 'a> {
+        Vars::new(move |name| {
             vars.iter()
                 .find(|(known, _)| *known == name)
                 .map(|(_, value)| value.to_string())
         })
+    }
+
+    /// The search `vars` (name, value pairs) ask for.
+    fn search_with(vars: &[(&str, &str)]) -> SearchConfig {
+        search_config(&table(vars))
     }
 
     #[test]
@@ -243,13 +242,18 @@ mod tests {
 
     #[test]
     fn iterations_and_seed_are_whole_numbers() {
-        assert_eq!(count(None, ENV_ITERATIONS, 1), None);
-        assert_eq!(count(Some(" 500".into()), ENV_ITERATIONS, 1), Some(500));
-        assert_eq!(count(Some("0".into()), ENV_ITERATIONS, 1), None);
-        assert_eq!(count(Some("0".into()), ENV_SEED, 0), Some(0));
+        let read = |name, text| {
+            let settings = Settings::from_vars(&table(&[(name, text)]));
+            (settings.iterations, settings.seed)
+        };
+        assert_eq!(read(ENV_ITERATIONS, " 500"), (Some(500), None));
+        assert_eq!(read(ENV_ITERATIONS, "0"), (None, None));
+        assert_eq!(read(ENV_SEED, "0"), (None, Some(0)));
         for bad in ["-3", "1e3", "many", ""] {
-            assert_eq!(count(Some(bad.into()), ENV_SEED, 0), None, "{bad}");
+            assert_eq!(read(ENV_SEED, bad), (None, None), "{bad}");
         }
+        let e = ITERATIONS.read("0").unwrap_err();
+        assert_eq!(e, "expected a whole number >= 1");
         let defaults = Settings::default();
         assert_eq!((defaults.iterations, defaults.seed), (None, None));
         assert_eq!(defaults.search, SearchConfig::strong());

@@ -3,14 +3,18 @@
 //! error (the caller prints it and exits with status 2); nothing is read again later.
 //!
 //! The search's own variables (`GO_POLICY`, `GO_RAVE`, `GO_RAVE_K`, `GO_UCT_C`, `GO_PRIOR`,
-//! `GO_RESIGN`, `GO_REUSE`, `GO_MAX_NODES`, `GO_EXPAND`) are the ones
-//! [`Config::default`] reads; they are checked here so that a typo is an error rather than
-//! a silent default, and the configuration is then built from the checked values. Each
+//! `GO_RESIGN`, `GO_REUSE`, `GO_MAX_NODES`, `GO_EXPAND`) are read here too, over the
+//! constants of [`Config::default`], and checked, so that a typo is an error rather than a
+//! silent default. Each
 //! value a variable or a flag takes is a [`Kind`]: how its text is read and what it expects,
-//! the same for the variable and the flag.
+//! the same for the variable and the flag. The reading is [`envset`]'s, shared with the
+//! other games' programs.
 
 use std::fmt;
 use std::path::PathBuf;
+
+pub use envset::Kind;
+use envset::Vars;
 
 use crate::point::{Color, MAX_SIZE, MIN_SIZE};
 use crate::search::Config;
@@ -80,27 +84,9 @@ impl fmt::Display for SettingsError {
 
 impl std::error::Error for SettingsError {}
 
-/// The kind of value a variable or a flag takes: how its (trimmed) text is read, and what
-/// it expects, for the error.
-pub struct Kind<T> {
-    /// What a good value is, as the error says it (`a positive integer`).
-    pub expected: &'static str,
-    /// The value of a text, `None` when the text is not one.
-    pub parse: fn(&str) -> Option<T>,
-}
-
-impl<T> Clone for Kind<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for Kind<T> {}
-
-impl<T> Kind<T> {
-    /// The value of `text` (trimmed), or `expected ...`.
-    pub fn read(&self, text: &str) -> Result<T, String> {
-        (self.parse)(text.trim()).ok_or_else(|| format!("expected {}", self.expected))
+impl From<envset::Error> for SettingsError {
+    fn from(e: envset::Error) -> SettingsError {
+        SettingsError(e.to_string())
     }
 }
 
@@ -117,14 +103,7 @@ pub const THREADS: Kind<usize> = Kind {
 };
 
 /// A switch: `0` or `1`.
-pub const SWITCH: Kind<bool> = Kind {
-    expected: "0 or 1",
-    parse: |t| match t {
-        "0" => Some(false),
-        "1" => Some(true),
-        _ => None,
-    },
-};
+pub const SWITCH: Kind<bool> = envset::SWITCH;
 
 /// `GO_POLICY`: the playout policy.
 pub const POLICY: Kind<Policy> = Kind {
@@ -204,26 +183,11 @@ pub const BENCH_SECONDS: Kind<f64> = Kind {
     },
 };
 
-/// Sets `slot` to the value of the variable `name` read through `var`, if it is set (and not
-/// empty); a bad value is the error `NAME="value": expected ...`.
-fn over<T>(
-    slot: &mut T,
-    var: &impl Fn(&str) -> Option<String>,
-    name: &str,
-    kind: Kind<T>,
-) -> Result<(), SettingsError> {
-    if let Some(v) = var(name).filter(|v| !v.trim().is_empty()) {
-        *slot = kind
-            .read(&v)
-            .map_err(|e| SettingsError(format!("{name}={v:?}: {e}")))?;
-    }
-    Ok(())
-}
-
 impl Settings {
     /// The settings of the environment `var` describes (`var(name)` is the variable's value;
     /// an empty value counts as unset).
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Settings, SettingsError> {
+        let vars = Vars::new(var);
         // The search's defaults, then the checked values over them.
         let mut c = Config::default();
         let mut s = Settings {
@@ -233,26 +197,26 @@ impl Settings {
             config: c.clone(),
             playouts: None,
         };
-        over(&mut s.move_ms, &var, "GO_MOVE_MS", MOVE_MS)?;
-        over(&mut c.threads, &var, "GO_THREADS", THREADS)?;
-        over(&mut s.sgf_stats, &var, "GO_SGF_STATS", SWITCH)?;
-        over(&mut s.log, &var, "GO_LOG", SWITCH)?;
-        over(&mut c.policy, &var, "GO_POLICY", POLICY)?;
-        over(&mut c.rave, &var, "GO_RAVE", SWITCH)?;
-        over(&mut c.reuse, &var, "GO_REUSE", SWITCH)?;
-        over(&mut c.rave_equivalence, &var, "GO_RAVE_K", POSITIVE)?;
-        over(&mut c.exploration, &var, "GO_UCT_C", NON_NEGATIVE)?;
-        over(&mut c.prior_even, &var, "GO_PRIOR", NON_NEGATIVE)?;
-        over(&mut c.resign_threshold, &var, "GO_RESIGN", RESIGN)?;
-        over(&mut c.max_nodes, &var, "GO_MAX_NODES", MAX_NODES)?;
-        over(&mut c.expand_visits, &var, "GO_EXPAND", EXPAND)?;
+        vars.set(&mut s.move_ms, "GO_MOVE_MS", MOVE_MS)?;
+        vars.set(&mut c.threads, "GO_THREADS", THREADS)?;
+        vars.set(&mut s.sgf_stats, "GO_SGF_STATS", SWITCH)?;
+        vars.set(&mut s.log, "GO_LOG", SWITCH)?;
+        vars.set(&mut c.policy, "GO_POLICY", POLICY)?;
+        vars.set(&mut c.rave, "GO_RAVE", SWITCH)?;
+        vars.set(&mut c.reuse, "GO_REUSE", SWITCH)?;
+        vars.set(&mut c.rave_equivalence, "GO_RAVE_K", POSITIVE)?;
+        vars.set(&mut c.exploration, "GO_UCT_C", NON_NEGATIVE)?;
+        vars.set(&mut c.prior_even, "GO_PRIOR", NON_NEGATIVE)?;
+        vars.set(&mut c.resign_threshold, "GO_RESIGN", RESIGN)?;
+        vars.set(&mut c.max_nodes, "GO_MAX_NODES", MAX_NODES)?;
+        vars.set(&mut c.expand_visits, "GO_EXPAND", EXPAND)?;
         s.config = c;
         Ok(s)
     }
 
     /// The settings of the process's environment.
     pub fn from_env() -> Result<Settings, SettingsError> {
-        Settings::from_vars(|name| std::env::var(name).ok())
+        Settings::from_vars(|name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned()))
     }
 }
 

@@ -5,7 +5,9 @@
 //! [`Tuning`]). A value that does not parse is an error naming the variable, the value and
 //! what was expected, never a silent default: an experiment run with a typo in its knob
 //! would otherwise measure the default while claiming to measure the knob. An empty value
-//! counts as unset.
+//! counts as unset. The reading is [`envset`]'s, shared with the other games' programs.
+
+use envset::{Kind, Vars};
 
 use crate::search::heuristic::Weights;
 use crate::search::{Profile, Tuning};
@@ -80,84 +82,91 @@ impl Default for Settings {
 impl Settings {
     /// Reads the process environment; the first bad value is the error, one line.
     pub fn from_env() -> Result<Settings, String> {
-        Settings::from_vars(|name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned()))
+        Settings::read(&Vars::env()).map_err(|e| e.to_string())
     }
 
     /// Reads the variables through `var` (the environment, or a table in tests); unset or
     /// empty ones keep their defaults, and the first bad value is the error, one line.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Settings, String> {
+        Settings::read(&Vars::new(var)).map_err(|e| e.to_string())
+    }
+
+    /// The settings `vars` hold, each variable read once; the first bad value is the error.
+    fn read(vars: &Vars<impl Fn(&str) -> Option<String>>) -> Result<Settings, envset::Error> {
         let mut s = Settings::default();
-        let get = |name: &str| var(name).filter(|v| !v.trim().is_empty());
-        if let Some(v) = get(ENV_MOVE_MS) {
-            s.move_ms = parse(ENV_MOVE_MS, &v, "a positive integer (ms)", |t| {
-                t.parse().ok().filter(|&ms: &u64| ms > 0)
-            })?;
-        }
-        if let Some(v) = get(ENV_PROFILE) {
-            s.profile = parse(
-                ENV_PROFILE,
-                &v,
-                "classic, strong or alphabeta",
-                Profile::parse,
-            )?;
-        }
-        if let Some(v) = get(ENV_LOG) {
-            s.log = parse(ENV_LOG, &v, "0 or 1", |t| match t {
-                "0" => Some(false),
-                "1" => Some(true),
-                _ => None,
-            })?;
-        }
-        if let Some(v) = get(ENV_MEMORY_MB) {
-            let mb = parse(ENV_MEMORY_MB, &v, "a positive integer (MiB)", |t| {
-                t.parse().ok().filter(|&mb: &u64| mb > 0)
-            })?;
+        vars.set(&mut s.move_ms, ENV_MOVE_MS, MOVE_MS)?;
+        vars.set(&mut s.profile, ENV_PROFILE, PROFILE)?;
+        vars.set(&mut s.log, ENV_LOG, envset::SWITCH)?;
+        if let Some(mb) = vars.get(ENV_MEMORY_MB, MEMORY_MB)? {
             s.memory_bytes = mib(mb);
         }
         let strong = &mut s.tuning.strong;
-        if let Some(v) = get(ENV_STRONG_C) {
-            strong.exploration = parse(ENV_STRONG_C, &v, "a number >= 0", |t| {
-                t.parse().ok().filter(|c: &f64| c.is_finite() && *c >= 0.0)
-            })?;
-        }
-        if let Some(v) = get(ENV_LEAF_EMPTIES) {
-            strong.leaf_solve_empties =
-                parse(ENV_LEAF_EMPTIES, &v, "an integer from 0 to 60", |t| {
-                    t.parse().ok().filter(|&n: &u32| n <= 60)
-                })?;
-        }
-        if let Some(v) = get(ENV_CUTOFF) {
-            strong.cutoff_plies =
-                parse(ENV_CUTOFF, &v, "a number of plies or full", |t| match t {
-                    "full" => Some(None),
-                    _ => t.parse().ok().map(Some),
-                })?;
-        }
-        if let Some(v) = get(ENV_EVAL_STABILITY) {
-            strong.weights.stability = parse(ENV_EVAL_STABILITY, &v, "a number", |t| {
-                t.parse().ok().filter(|w: &f64| w.is_finite())
-            })?;
-        }
-        if let Some(v) = get(ENV_AB_WEIGHTS) {
-            s.tuning.alphabeta = parse(ENV_AB_WEIGHTS, &v, "16 comma-separated integers", |t| {
-                let values: Option<Vec<i32>> =
-                    t.split(',').map(|w| w.trim().parse().ok()).collect();
-                Some(Weights::from_values(values?.try_into().ok()?))
-            })?;
-        }
+        vars.set(&mut strong.exploration, ENV_STRONG_C, EXPLORATION)?;
+        vars.set(
+            &mut strong.leaf_solve_empties,
+            ENV_LEAF_EMPTIES,
+            LEAF_EMPTIES,
+        )?;
+        vars.set(&mut strong.cutoff_plies, ENV_CUTOFF, CUTOFF)?;
+        vars.set(&mut strong.weights.stability, ENV_EVAL_STABILITY, STABILITY)?;
+        vars.set(&mut s.tuning.alphabeta, ENV_AB_WEIGHTS, AB_WEIGHTS)?;
         Ok(s)
     }
 }
 
-/// `value` (trimmed) through `parse`, or the error line `NAME="value": expected ...`.
-fn parse<T>(
-    name: &str,
-    value: &str,
-    expected: &str,
-    parse: impl FnOnce(&str) -> Option<T>,
-) -> Result<T, String> {
-    parse(value.trim()).ok_or_else(|| format!("{name}={value:?}: expected {expected}"))
-}
+/// [`ENV_MOVE_MS`]: a positive number of ms.
+const MOVE_MS: Kind<u64> = Kind {
+    expected: "a positive integer (ms)",
+    parse: |t| t.parse().ok().filter(|&ms| ms > 0),
+};
+
+/// [`ENV_PROFILE`]: an engine.
+const PROFILE: Kind<Profile> = Kind {
+    expected: "classic, strong or alphabeta",
+    parse: Profile::parse,
+};
+
+/// [`ENV_MEMORY_MB`]: a positive number of MiB.
+const MEMORY_MB: Kind<u64> = Kind {
+    expected: "a positive integer (MiB)",
+    parse: |t| t.parse().ok().filter(|&mb| mb > 0),
+};
+
+/// [`ENV_STRONG_C`]: a number >= 0.
+const EXPLORATION: Kind<f64> = Kind {
+    expected: "a number >= 0",
+    parse: |t| t.parse().ok().filter(|c: &f64| c.is_finite() && *c >= 0.0),
+};
+
+/// [`ENV_LEAF_EMPTIES`]: 0 to 60 empties.
+const LEAF_EMPTIES: Kind<u32> = Kind {
+    expected: "an integer from 0 to 60",
+    parse: |t| t.parse().ok().filter(|&n| n <= 60),
+};
+
+/// [`ENV_CUTOFF`]: plies, or `full` (no cutoff).
+const CUTOFF: Kind<Option<u32>> = Kind {
+    expected: "a number of plies or full",
+    parse: |t| match t {
+        "full" => Some(None),
+        _ => t.parse().ok().map(Some),
+    },
+};
+
+/// [`ENV_EVAL_STABILITY`]: a finite number.
+const STABILITY: Kind<f64> = Kind {
+    expected: "a number",
+    parse: |t| t.parse().ok().filter(|w: &f64| w.is_finite()),
+};
+
+/// [`ENV_AB_WEIGHTS`]: 16 integers.
+const AB_WEIGHTS: Kind<Weights> = Kind {
+    expected: "16 comma-separated integers",
+    parse: |t| {
+        let values: Option<Vec<i32>> = t.split(',').map(|w| w.trim().parse().ok()).collect();
+        Some(Weights::from_values(values?.try_into().ok()?))
+    },
+};
 
 /// `mb` MiB in bytes (saturating: a cap past the address space is no cap).
 fn mib(mb: u64) -> usize {

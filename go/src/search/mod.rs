@@ -70,7 +70,8 @@ const PASS_MARGIN: f64 = 0.05;
 /// Playouts of a search given no limit at all.
 pub const DEFAULT_PLAYOUTS: u64 = 10_000;
 
-/// The search's knobs. [`Config::default`] reads the `GO_*` overrides of the environment.
+/// The search's knobs. [`Config::default`] holds the constants; the `GO_*` variables
+/// override them through [`crate::settings::Settings`].
 #[derive(Clone, Debug)]
 pub struct Config {
     /// Search threads (1: the calling thread only).
@@ -101,24 +102,20 @@ pub struct Config {
 }
 
 impl Default for Config {
+    /// The shipped constants; the `GO_*` overrides are read once, by
+    /// [`crate::settings::Settings::from_env`], and laid over these.
     fn default() -> Config {
-        fn env<T: std::str::FromStr>(name: &str) -> Option<T> {
-            std::env::var(name).ok()?.trim().parse().ok()
-        }
         Config {
             threads: 1,
-            policy: match std::env::var("GO_POLICY").as_deref() {
-                Ok("light") => Policy::Light,
-                _ => Policy::Heavy,
-            },
-            rave: env::<u32>("GO_RAVE").is_none_or(|v| v != 0),
-            rave_equivalence: env("GO_RAVE_K").unwrap_or(RAVE_EQUIVALENCE),
-            exploration: env("GO_UCT_C").unwrap_or(EXPLORATION),
-            prior_even: env("GO_PRIOR").unwrap_or(PRIOR_EVEN),
-            resign_threshold: env("GO_RESIGN").unwrap_or(RESIGN_THRESHOLD),
-            reuse: env::<u32>("GO_REUSE").is_none_or(|v| v != 0),
-            max_nodes: env("GO_MAX_NODES").unwrap_or(MAX_NODES),
-            expand_visits: env("GO_EXPAND").unwrap_or(uct::EXPAND_VISITS),
+            policy: Policy::Heavy,
+            rave: true,
+            rave_equivalence: RAVE_EQUIVALENCE,
+            exploration: EXPLORATION,
+            prior_even: PRIOR_EVEN,
+            resign_threshold: RESIGN_THRESHOLD,
+            reuse: true,
+            max_nodes: MAX_NODES,
+            expand_visits: uct::EXPAND_VISITS,
             seed: None,
             score_playouts: SCORE_PLAYOUTS,
         }
