@@ -49,35 +49,7 @@ fn run(cli: cli::Cli) -> Result<()> {
             players.extend(schedule::expand_pool(&args.vs)?);
             commands::tournament(&tournament(Mode::Gauntlet, players, args.common, None)?)
         }
-        cli::Command::Play(args) => {
-            // `--size` is Connect-4's MxN unless the game is Go.
-            let go_size = (args.game.game == "go")
-                .then_some(args.size.as_deref())
-                .flatten();
-            let game = args.game.kind(go_size)?;
-            let options = play::PlayOptions {
-                game,
-                lib: args.lib,
-                ai_first: args.ai_first,
-                size: args.size,
-                blocked: args.blocked,
-                seed: args.seed,
-                move_limit_ms: args
-                    .move_limit_ms
-                    .unwrap_or_else(|| game.default_move_limit_ms()),
-                memory_limit_mb: args.memory_limit_mb,
-                save: args.save,
-            };
-            if args.web {
-                let web = web::WebOptions {
-                    port: args.port,
-                    open: args.open,
-                };
-                web::run(&options, &web)
-            } else {
-                play::run(&options)
-            }
-        }
+        cli::Command::Play(args) => run_play(args),
         cli::Command::Replay(args) => replay::run(&replay::ReplayOptions {
             log: args.log,
             game: args.game,
@@ -91,15 +63,7 @@ fn run(cli: cli::Cli) -> Result<()> {
             commands::merge(&args.dirs, &args.out)
         }
         cli::Command::Check(args) => {
-            let options = CheckOptions {
-                library: args.lib,
-                full: args.full,
-                ladder: args.ladder,
-                out: args.out,
-                memory_limit_mb: args.memory_limit_mb,
-                seed: args.seed,
-            };
-            let code = commands::check(&options, args.position.as_deref())?;
+            let code = run_check(args)?;
             std::process::exit(code)
         }
         cli::Command::Status(args) => {
@@ -108,6 +72,50 @@ fn run(cli: cli::Cli) -> Result<()> {
             std::process::exit(code.exit_code())
         }
     }
+}
+
+/// `judge play`, in the terminal or (`--web`) in the browser.
+fn run_play(args: cli::PlayArgs) -> Result<()> {
+    // `--size` is Connect-4's MxN unless the game is Go.
+    let go_size = (args.game.game == "go")
+        .then_some(args.size.as_deref())
+        .flatten();
+    let game = args.game.kind(go_size)?;
+    let options = play::PlayOptions {
+        game,
+        lib: args.lib,
+        ai_first: args.ai_first,
+        size: args.size,
+        blocked: args.blocked,
+        seed: args.seed,
+        move_limit_ms: args
+            .move_limit_ms
+            .unwrap_or_else(|| game.default_move_limit_ms()),
+        memory_limit_mb: args.memory_limit_mb,
+        save: args.save,
+    };
+    if args.web {
+        let web = web::WebOptions {
+            port: args.port,
+            open: args.open,
+        };
+        web::run(&options, &web)
+    } else {
+        play::run(&options)
+    }
+}
+
+/// `judge check`: returns the exit status.
+fn run_check(args: cli::CheckArgs) -> Result<i32> {
+    let options = CheckOptions {
+        library: args.lib,
+        full: args.full,
+        ladder: args.ladder,
+        out: args.out,
+        memory_limit_mb: args.memory_limit_mb,
+        seed: args.seed,
+    };
+    commands::check(&options, args.position.as_deref())
 }
 
 /// The library's options for a tournament command.
