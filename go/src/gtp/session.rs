@@ -127,22 +127,10 @@ impl Session {
         self.player.engine().game().size()
     }
 
-    /// Runs one command: each group of commands answers its own, `None` for the others.
+    /// Runs one command: the administrative ones here, the others in a method each.
     fn execute(&mut self, command: &Command) -> Reply {
         let (name, args) = (command.name.as_str(), &command.args[..]);
-        Self::administer(name, args)
-            .or_else(|| self.set_up(name, args))
-            .or_else(|| self.handicap(name, args))
-            .or_else(|| self.play_moves(name, args))
-            .or_else(|| self.score(name, args))
-            .or_else(|| self.time(name, args))
-            .or_else(|| self.files(name, args))
-            .unwrap_or_else(|| Err("unknown command".into()))
-    }
-
-    /// The administrative commands: who the engine is and what it knows.
-    fn administer(name: &str, args: &[String]) -> Option<Reply> {
-        Some(match name {
+        match name {
             "protocol_version" => arity(args, 0..=0, "protocol_version").map(|_| "2".into()),
             "name" => arity(args, 0..=0, "name").map(|_| "go-engine".into()),
             "version" => arity(args, 0..=0, "version").map(|_| env!("CARGO_PKG_VERSION").into()),
@@ -152,84 +140,13 @@ impl Session {
                 arity(args, 0..=0, "list_commands").map(|_| KNOWN_COMMANDS.join("\n"))
             }
             "quit" => arity(args, 0..=0, "quit"),
-            _ => return None,
-        })
-    }
-
-    /// The game's setting: board size, empty board, komi.
-    fn set_up(&mut self, name: &str, args: &[String]) -> Option<Reply> {
-        Some(match name {
-            "boardsize" => (|| {
-                arity(args, 1..=1, "boardsize size")?;
-                let n = parse_int(&args[0]).map_err(|e| syntax(&e.to_string()))?;
-                if self.player.set_size(n as usize) {
-                    Ok(String::new())
-                } else {
-                    Err("unacceptable size".into())
-                }
-            })(),
+            "boardsize" => self.boardsize(args),
             "clear_board" => arity(args, 0..=0, "clear_board").map(|_| {
                 self.player.clear();
                 String::new()
             }),
-            "komi" => (|| {
-                arity(args, 1..=1, "komi new_komi")?;
-                let komi = parse_float(&args[0]).map_err(|e| syntax(&e.to_string()))?;
-                self.player.set_komi(komi);
-                Ok(String::new())
-            })(),
-            _ => return None,
-        })
-    }
-
-    /// The handicap stones: placed by the engine (fixed or free) or by the controller.
-    fn handicap(&mut self, name: &str, args: &[String]) -> Option<Reply> {
-        let size = self.size();
-        Some(match name {
-            "fixed_handicap" | "place_free_handicap" => (|| {
-                arity(args, 1..=1, &format!("{name} number_of_stones"))?;
-                let n = parse_int(&args[0]).map_err(|e| syntax(&e.to_string()))? as usize;
-                let placed = if name == "fixed_handicap" {
-                    self.player.fixed_handicap(n)
-                } else {
-                    self.player.place_free_handicap(n)
-                };
-                placed.map(|p| vertices(&p, size)).map_err(setup_error)
-            })(),
-            "set_free_handicap" => (|| {
-                if args.is_empty() {
-                    return Err(syntax("set_free_handicap vertex..."));
-                }
-                let mut points = Vec::with_capacity(args.len());
-                for a in args {
-                    match parse_vertex(a, size) {
-                        Ok(Move::Play(p)) if !points.contains(&p) => points.push(p),
-                        _ => return Err("bad vertex list".into()),
-                    }
-                }
-                self.player
-                    .set_free_handicap(&points)
-                    .map(|_| String::new())
-                    .map_err(setup_error)
-            })(),
-            _ => return None,
-        })
-    }
-
-    /// The moves: the controller's (`play`), the engine's (`genmove` and its kinds), and
-    /// taking one back.
-    fn play_moves(&mut self, name: &str, args: &[String]) -> Option<Reply> {
-        let size = self.size();
-        Some(match name {
-            "play" => (|| {
-                arity(args, 2..=2, "play color vertex")?;
-                let (color, mv) =
-                    parse_move(&args[0], &args[1], size).map_err(|e| syntax(&e.to_string()))?;
-                self.player
-                    .play(color, mv)
-                    .map(|_| String::new())
-                    .map_err(|e| format!("illegal move: {}", illegal_text(e, size)))
-            })(),
+            "komi" => self.komi(args),
+            "play" => self.play(args),
             "genmove" => self.genmove(args, Generate::Play, "genmove color"),
             "reg_genmove" => self.genmove(args, Generate::Regression, "reg_genmove color"),
             "kgs-genmove_cleanup" => {
@@ -241,95 +158,154 @@ impl Session {
                     .map(|_| String::new())
                     .map_err(|_| "cannot undo".into())
             }),
-            _ => return None,
-        })
-    }
-
-    /// What the board shows: the board itself, the score, the status of the stones.
-    fn score(&mut self, name: &str, args: &[String]) -> Option<Reply> {
-        let size = self.size();
-        Some(match name {
             "showboard" => arity(args, 0..=0, "showboard").map(|_| self.showboard()),
             "final_score" => arity(args, 0..=0, "final_score").map(|_| self.player.final_score()),
-            "final_status_list" => (|| {
-                arity(args, 1..=1, "final_status_list alive|dead|seki")?;
-                let status = Status::parse(&args[0])
-                    .ok_or_else(|| syntax("final_status_list alive|dead|seki"))?;
-                let groups = stones_with_status(self.player.engine(), status);
-                Ok(groups
-                    .iter()
-                    .map(|g| vertices(g, size))
-                    .collect::<Vec<_>>()
-                    .join("\n"))
-            })(),
-            _ => return None,
-        })
-    }
-
-    /// The clock: GTP's time system and the time left, KGS's time systems.
-    fn time(&mut self, name: &str, args: &[String]) -> Option<Reply> {
-        Some(match name {
-            "time_settings" => (|| {
-                let usage = "time_settings main_time byo_yomi_time byo_yomi_stones";
-                arity(args, 3..=3, usage)?;
-                let main = parse_float(&args[0]).map_err(|_| syntax(usage))?;
-                let period = parse_float(&args[1]).map_err(|_| syntax(usage))?;
-                let stones = parse_int(&args[2]).map_err(|_| syntax(usage))?;
-                if main < 0.0 || period < 0.0 {
-                    return Err(syntax(usage));
-                }
-                let system = TimeSystem::from_gtp(main, period, stones);
-                self.player.clock_mut().set_system(system);
-                Ok(String::new())
-            })(),
+            "final_status_list" => self.final_status_list(args),
+            "fixed_handicap" | "place_free_handicap" => self.place_handicap(name, args),
+            "set_free_handicap" => self.set_free_handicap(args),
+            "time_settings" => self.time_settings(args),
             "kgs-time_settings" => kgs_time_settings(args).map(|system| {
                 self.player.clock_mut().set_system(system);
                 String::new()
             }),
-            "time_left" => (|| {
-                let usage = "time_left color time stones";
-                arity(args, 3..=3, usage)?;
-                let color = parse_color(&args[0]).map_err(|_| syntax(usage))?;
-                let seconds = parse_float(&args[1]).map_err(|_| syntax(usage))?;
-                let stones = parse_int(&args[2]).map_err(|_| syntax(usage))?;
-                self.player.clock_mut().time_left(color, seconds, stones);
-                Ok(String::new())
-            })(),
-            _ => return None,
-        })
+            "time_left" => self.time_left(args),
+            "loadsgf" => self.loadsgf(args),
+            "printsgf" => self.printsgf(args),
+            _ => Err("unknown command".into()),
+        }
     }
 
-    /// The game record as an SGF file: loaded, printed or written.
-    fn files(&mut self, name: &str, args: &[String]) -> Option<Reply> {
-        Some(match name {
-            "loadsgf" => (|| {
-                arity(args, 1..=2, "loadsgf filename [move_number]")?;
-                let moves = match args.get(1) {
-                    Some(n) => {
-                        let n = parse_int(n).map_err(|e| syntax(&e.to_string()))?;
-                        // The position before move `n`: its first n - 1 moves.
-                        Some((n as usize).saturating_sub(1))
-                    }
-                    None => None,
-                };
-                self.player
-                    .load_file(&args[0], moves)
-                    .map_err(|e| format!("cannot load file: {e}"))?;
-                // As GNU Go answers: the colour to move.
-                Ok(self.player.engine().game().to_move().to_string())
-            })(),
-            "printsgf" => (|| {
-                arity(args, 0..=1, "printsgf [filename]")?;
-                let text = self.player.record().to_sgf();
-                match args.first() {
-                    None => Ok(text),
-                    Some(path) => std::fs::write(path, text)
-                        .map(|_| String::new())
-                        .map_err(|e| format!("cannot write {path}: {e}")),
-                }
-            })(),
-            _ => return None,
-        })
+    /// `boardsize size`: a new empty board of that size.
+    fn boardsize(&mut self, args: &[String]) -> Reply {
+        arity(args, 1..=1, "boardsize size")?;
+        let n = parse_int(&args[0]).map_err(|e| syntax(&e.to_string()))?;
+        if self.player.set_size(n as usize) {
+            Ok(String::new())
+        } else {
+            Err("unacceptable size".into())
+        }
+    }
+
+    /// `komi new_komi`.
+    fn komi(&mut self, args: &[String]) -> Reply {
+        arity(args, 1..=1, "komi new_komi")?;
+        let komi = parse_float(&args[0]).map_err(|e| syntax(&e.to_string()))?;
+        self.player.set_komi(komi);
+        Ok(String::new())
+    }
+
+    /// `play color vertex`: the controller's move.
+    fn play(&mut self, args: &[String]) -> Reply {
+        let size = self.size();
+        arity(args, 2..=2, "play color vertex")?;
+        let (color, mv) =
+            parse_move(&args[0], &args[1], size).map_err(|e| syntax(&e.to_string()))?;
+        self.player
+            .play(color, mv)
+            .map(|_| String::new())
+            .map_err(|e| format!("illegal move: {}", illegal_text(e, size)))
+    }
+
+    /// `fixed_handicap n` or `place_free_handicap n`: the engine places the stones and
+    /// names them.
+    fn place_handicap(&mut self, name: &str, args: &[String]) -> Reply {
+        arity(args, 1..=1, &format!("{name} number_of_stones"))?;
+        let n = parse_int(&args[0]).map_err(|e| syntax(&e.to_string()))? as usize;
+        let placed = if name == "fixed_handicap" {
+            self.player.fixed_handicap(n)
+        } else {
+            self.player.place_free_handicap(n)
+        };
+        placed
+            .map(|p| vertices(&p, self.size()))
+            .map_err(setup_error)
+    }
+
+    /// `set_free_handicap vertex...`: the controller places the stones.
+    fn set_free_handicap(&mut self, args: &[String]) -> Reply {
+        if args.is_empty() {
+            return Err(syntax("set_free_handicap vertex..."));
+        }
+        let mut points = Vec::with_capacity(args.len());
+        for a in args {
+            match parse_vertex(a, self.size()) {
+                Ok(Move::Play(p)) if !points.contains(&p) => points.push(p),
+                _ => return Err("bad vertex list".into()),
+            }
+        }
+        self.player
+            .set_free_handicap(&points)
+            .map(|_| String::new())
+            .map_err(setup_error)
+    }
+
+    /// `final_status_list alive|dead|seki`: the stones of that status, a group a line.
+    fn final_status_list(&self, args: &[String]) -> Reply {
+        arity(args, 1..=1, "final_status_list alive|dead|seki")?;
+        let status =
+            Status::parse(&args[0]).ok_or_else(|| syntax("final_status_list alive|dead|seki"))?;
+        let groups = stones_with_status(self.player.engine(), status);
+        Ok(groups
+            .iter()
+            .map(|g| vertices(g, self.size()))
+            .collect::<Vec<_>>()
+            .join("\n"))
+    }
+
+    /// `time_settings main_time byo_yomi_time byo_yomi_stones` (Canadian byo-yomi).
+    fn time_settings(&mut self, args: &[String]) -> Reply {
+        let usage = "time_settings main_time byo_yomi_time byo_yomi_stones";
+        arity(args, 3..=3, usage)?;
+        let main = parse_float(&args[0]).map_err(|_| syntax(usage))?;
+        let period = parse_float(&args[1]).map_err(|_| syntax(usage))?;
+        let stones = parse_int(&args[2]).map_err(|_| syntax(usage))?;
+        if main < 0.0 || period < 0.0 {
+            return Err(syntax(usage));
+        }
+        let system = TimeSystem::from_gtp(main, period, stones);
+        self.player.clock_mut().set_system(system);
+        Ok(String::new())
+    }
+
+    /// `time_left color time stones`.
+    fn time_left(&mut self, args: &[String]) -> Reply {
+        let usage = "time_left color time stones";
+        arity(args, 3..=3, usage)?;
+        let color = parse_color(&args[0]).map_err(|_| syntax(usage))?;
+        let seconds = parse_float(&args[1]).map_err(|_| syntax(usage))?;
+        let stones = parse_int(&args[2]).map_err(|_| syntax(usage))?;
+        self.player.clock_mut().time_left(color, seconds, stones);
+        Ok(String::new())
+    }
+
+    /// `loadsgf filename [move_number]`: the game of an SGF file, up to before that move.
+    fn loadsgf(&mut self, args: &[String]) -> Reply {
+        arity(args, 1..=2, "loadsgf filename [move_number]")?;
+        let moves = match args.get(1) {
+            Some(n) => {
+                let n = parse_int(n).map_err(|e| syntax(&e.to_string()))?;
+                // The position before move `n`: its first n - 1 moves.
+                Some((n as usize).saturating_sub(1))
+            }
+            None => None,
+        };
+        self.player
+            .load_file(&args[0], moves)
+            .map_err(|e| format!("cannot load file: {e}"))?;
+        // As GNU Go answers: the colour to move.
+        Ok(self.player.engine().game().to_move().to_string())
+    }
+
+    /// `printsgf [filename]`: the game as SGF, answered or written to the file.
+    fn printsgf(&mut self, args: &[String]) -> Reply {
+        arity(args, 0..=1, "printsgf [filename]")?;
+        let text = self.player.record().to_sgf();
+        match args.first() {
+            None => Ok(text),
+            Some(path) => std::fs::write(path, text)
+                .map(|_| String::new())
+                .map_err(|e| format!("cannot write {path}: {e}")),
+        }
     }
 
     fn genmove(&mut self, args: &[String], kind: Generate, usage: &str) -> Reply {

@@ -64,7 +64,7 @@ pub trait GtpGame: Game<Move: Display> + Sized {
     fn play_kind(mv: Self::Move) -> Kind;
 
     /// Sends the set-up of a game on `setup` (board, opening, ...) by `deadline`, leaving
-    /// `player` with the moves of the game so far ([`GtpPlayer::begin`]) all known to the
+    /// `player` with the moves of the game so far (its `begin`) all known to the
     /// engine. `Err` is the `load` fault.
     fn set_up(
         player: &mut GtpPlayer<Self>,
@@ -81,7 +81,7 @@ pub trait GtpGame: Game<Move: Display> + Sized {
 }
 
 /// The colour name GTP uses for a side (black moves first).
-pub fn colour(side: Side) -> &'static str {
+fn colour(side: Side) -> &'static str {
     match side {
         Side::First => "black",
         Side::Second => "white",
@@ -91,7 +91,7 @@ pub fn colour(side: Side) -> &'static str {
 /// Seconds as GTP's time commands take them: whole seconds rounded down from one up (an
 /// engine never hears of more time than it has), else the fraction (`0` for none; engines
 /// taking integers refuse a fraction, which is tolerated).
-pub fn seconds(time: Duration) -> String {
+fn seconds(time: Duration) -> String {
     let s = time.as_secs_f64();
     if s >= 1.0 {
         format!("{}", s.floor() as u64)
@@ -188,8 +188,8 @@ impl<G: GtpGame> GtpPlayer<G> {
     }
 
     /// A game's moves so far (`history`, the first made by `first`), none of them known to
-    /// the engine yet: [`GtpPlayer::catch_up`] tells them.
-    pub fn begin(&mut self, first: Side, history: Vec<G::Move>) {
+    /// the engine yet: `catch_up` tells them.
+    fn begin(&mut self, first: Side, history: Vec<G::Move>) {
         self.first = first;
         self.history = history;
         self.known = 0;
@@ -197,7 +197,7 @@ impl<G: GtpGame> GtpPlayer<G> {
 
     /// Sends `commands` at once and reads their answers in order by `deadline`: the last
     /// answer (`?` included), or the command whose answer went wrong and how.
-    pub fn exchange(
+    fn exchange(
         &mut self,
         commands: &[(String, Kind)],
         deadline: Instant,
@@ -247,7 +247,7 @@ impl<G: GtpGame> GtpPlayer<G> {
 
     /// The `play` commands for the moves the engine has not seen, each of the game's
     /// [`GtpGame::play_kind`].
-    pub fn catch_up(&self) -> Vec<(String, Kind)> {
+    fn catch_up(&self) -> Vec<(String, Kind)> {
         (self.known..self.history.len())
             .map(|ply| {
                 let mv = self.history[ply];
@@ -261,7 +261,7 @@ impl<G: GtpGame> GtpPlayer<G> {
 
     /// Marks every move of `history` as known to the engine; with `forget`, drops them too
     /// (the moves of the game are then counted from here).
-    pub fn caught_up(&mut self, forget: bool) {
+    fn caught_up(&mut self, forget: bool) {
         if forget {
             self.history.clear();
         }
@@ -269,11 +269,7 @@ impl<G: GtpGame> GtpPlayer<G> {
     }
 
     /// Runs set-up `commands`, all of which must succeed.
-    pub fn run_setup(
-        &mut self,
-        commands: &[(String, Kind)],
-        deadline: Instant,
-    ) -> Result<(), Fault> {
+    fn run_setup(&mut self, commands: &[(String, Kind)], deadline: Instant) -> Result<(), Fault> {
         match self.exchange(commands, deadline) {
             Ok(reply) if reply.ok => Ok(()),
             Ok(reply) => {
@@ -285,7 +281,7 @@ impl<G: GtpGame> GtpPlayer<G> {
     }
 
     /// The `load` fault of a set-up command whose answer went wrong.
-    pub fn setup_fault(&mut self, (command, failure): (String, Failure)) -> Fault {
+    fn setup_fault(&mut self, (command, failure): (String, Failure)) -> Fault {
         match failure {
             Failure::Timeout => Fault::Load(format!(
                 "no answer to `{command}` within {} s",
