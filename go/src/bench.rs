@@ -20,7 +20,8 @@ use rand::rngs::SmallRng;
 use crate::board::Board;
 use crate::point::Color;
 use crate::search::playout::{Policy, Scratch, playout};
-use crate::search::{Config, Engine, Limits};
+use crate::engine::Engine;
+use crate::search::{Config, Limits};
 
 /// The seed of the playout lines' generator.
 pub const PLAYOUT_SEED: u64 = 1;
@@ -187,19 +188,35 @@ pub fn search(size: usize, config: &Config, playouts: u64) -> SearchLine {
     }
 }
 
-/// Runs the bench, printing a table to `out`.
+/// Runs the bench, printing a table to `out`: the header, the playouts a second, then the
+/// searches (sized by the heavy playouts' rate).
 pub fn run(options: &BenchOptions, out: &mut impl Write) -> io::Result<()> {
-    let secs = options.budget.as_secs_f64();
+    header(options, out)?;
+    let heavy_rate = playout_table(options, out)?;
+    writeln!(out)?;
+    search_table(options, &heavy_rate, out)?;
+    writeln!(out)?;
+    writeln!(out, "load average {} at the end", load_average())
+}
+
+/// The bench's first lines: version, budget, load, and whether CPU time can be read.
+fn header(options: &BenchOptions, out: &mut impl Write) -> io::Result<()> {
     writeln!(
         out,
-        "go-engine {} bench: empty boards, komi {KOMI}, {secs} CPU s a line; load average {} at the start",
+        "go-engine {} bench: empty boards, komi {KOMI}, {} CPU s a line; load average {} at the start",
         env!("CARGO_PKG_VERSION"),
+        options.budget.as_secs_f64(),
         load_average()
     )?;
     if process_cpu().is_none() {
         writeln!(out, "(no /proc/self/stat here: CPU time is wall time)")?;
     }
-    writeln!(out)?;
+    writeln!(out)
+}
+
+/// The playouts table, light and heavy on each size; returns the heavy policy's rate (CPU
+/// playouts a second) on each size.
+fn playout_table(options: &BenchOptions, out: &mut impl Write) -> io::Result<Vec<f64>> {
     writeln!(
         out,
         "playouts (seed {PLAYOUT_SEED})\n{:<6} {:<6} {:>9} {:>7} {:>7} {:>10} {:>10} {:>8} {:>7}",
@@ -213,7 +230,6 @@ pub fn run(options: &BenchOptions, out: &mut impl Write) -> io::Result<()> {
         "moves/po",
         "B win%"
     )?;
-    // The heavy policy's rate on each size sizes the searches: about a budget of playouts.
     let mut heavy_rate = Vec::new();
     for size in SIZES {
         for policy in [Policy::Light, Policy::Heavy] {
@@ -237,7 +253,16 @@ pub fn run(options: &BenchOptions, out: &mut impl Write) -> io::Result<()> {
             out.flush()?;
         }
     }
-    writeln!(out)?;
+    Ok(heavy_rate)
+}
+
+/// The searches table: on each size, about a budget of playouts (from `heavy_rate`, the
+/// heavy playouts' rate on each size), the same count for every thread count.
+fn search_table(
+    options: &BenchOptions,
+    heavy_rate: &[f64],
+    out: &mut impl Write,
+) -> io::Result<()> {
     writeln!(
         out,
         "searches for Black (seed {SEARCH_SEED}, {} playouts, the same count for every thread count)\n{:<6} {:>7} {:>9} {:>7} {:>7} {:>10} {:>10} {:>8}",
@@ -252,7 +277,7 @@ pub fn run(options: &BenchOptions, out: &mut impl Write) -> io::Result<()> {
         "nodes"
     )?;
     for (k, size) in SIZES.into_iter().enumerate() {
-        let count = ((heavy_rate[k] * secs) as u64).max(100);
+        let count = ((heavy_rate[k] * options.budget.as_secs_f64()) as u64).max(100);
         for &threads in &options.threads {
             let config = Config {
                 threads,
@@ -275,8 +300,7 @@ pub fn run(options: &BenchOptions, out: &mut impl Write) -> io::Result<()> {
             out.flush()?;
         }
     }
-    writeln!(out)?;
-    writeln!(out, "load average {} at the end", load_average())
+    Ok(())
 }
 
 #[cfg(test)]

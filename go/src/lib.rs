@@ -7,6 +7,7 @@ pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod clock;
+pub mod engine;
 pub mod game;
 pub mod gmp;
 pub mod gtp;

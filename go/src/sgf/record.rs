@@ -181,6 +181,15 @@ fn parse_point_list<'a>(
     Ok(points)
 }
 
+/// The error of a bad value of `ident` in node `id`.
+fn bad(id: NodeId, ident: &str, value: &Value) -> RecordError {
+    RecordError::BadValue {
+        node: id.index(),
+        ident: ident.to_string(),
+        value: value.raw().to_string(),
+    }
+}
+
 fn parse_color(text: &str) -> Option<Color> {
     match text.trim().to_ascii_uppercase().as_str() {
         "B" | "BLACK" => Some(Color::Black),
@@ -221,9 +230,27 @@ impl GameRecord {
         GameRecord::from_tree(&trees[0])
     }
 
-    /// The game on a tree's main line.
+    /// The game on a tree's main line: the game information of the root, then the setup and
+    /// the move of each node.
     pub fn from_tree(tree: &GameTree) -> Result<GameRecord, RecordError> {
-        let root = tree.node(tree.root());
+        let mut game = GameRecord::from_root(tree)?;
+        for id in tree.main_line() {
+            let node = tree.node(id);
+            game.read_setup(id, node)?;
+            game.read_move(id, node, id == tree.root())?;
+        }
+        // Black's stones first, then White's, each in the file's order: the order
+        // `to_tree` writes them in (one AB, one AW), so that a record read, written and
+        // read again is the same record even when the file's setup spans several nodes.
+        game.setup.sort_by_key(|&(color, _)| color != Color::Black);
+        Ok(game)
+    }
+
+    /// An empty game with the root's game information: game, size, komi, handicap, result,
+    /// players, date, rules and comment.
+    fn from_root(tree: &GameTree) -> Result<GameRecord, RecordError> {
+        let root_id = tree.root();
+        let root = tree.node(root_id);
         if let Some(gm) = root.value("GM")
             && gm.number() != Some(1)
         {
@@ -233,12 +260,6 @@ impl GameRecord {
             None => 19,
             Some(sz) => board_size(sz).ok_or_else(|| RecordError::BadSize(sz.raw().into()))?,
         };
-        let bad = |id: NodeId, ident: &str, value: &Value| RecordError::BadValue {
-            node: id.index(),
-            ident: ident.to_string(),
-            value: value.raw().to_string(),
-        };
-        let root_id = tree.root();
         let mut game = GameRecord::new(size);
         if let Some(km) = root.value("KM") {
             game.komi = Some(km.real().ok_or_else(|| bad(root_id, "KM", km))?);
@@ -254,62 +275,63 @@ impl GameRecord {
         game.date = text("DT");
         game.rules = text("RU");
         game.comment = root.value("C").map(Value::text);
+        Ok(game)
+    }
 
-        for id in tree.main_line() {
-            let node = tree.node(id);
-            for (ident, color) in [
-                ("AB", Some(Color::Black)),
-                ("AW", Some(Color::White)),
-                ("AE", None),
-            ] {
-                if node.get(ident).is_none() {
-                    continue;
-                }
-                if !game.moves.is_empty() {
-                    return Err(RecordError::SetupAfterMoves {
-                        node: id.index(),
-                        ident: ident.to_string(),
-                    });
-                }
-                let points =
-                    parse_point_list(node.values(ident), size).map_err(|v| bad(id, ident, v))?;
-                for p in points {
-                    game.setup.retain(|&(_, q)| q != p);
-                    if let Some(color) = color {
-                        game.setup.push((color, p));
-                    }
-                }
+    /// The setup of node `id` (`AB`, `AW`, `AE`, `PL`), refused once moves have been played.
+    fn read_setup(&mut self, id: NodeId, node: &Node) -> Result<(), RecordError> {
+        let after_moves = |ident: &str| RecordError::SetupAfterMoves {
+            node: id.index(),
+            ident: ident.to_string(),
+        };
+        for (ident, color) in [
+            ("AB", Some(Color::Black)),
+            ("AW", Some(Color::White)),
+            ("AE", None),
+        ] {
+            if node.get(ident).is_none() {
+                continue;
             }
-            if let Some(pl) = node.value("PL") {
-                if !game.moves.is_empty() {
-                    return Err(RecordError::SetupAfterMoves {
-                        node: id.index(),
-                        ident: "PL".to_string(),
-                    });
-                }
-                game.to_play = Some(parse_color(pl.raw()).ok_or_else(|| bad(id, "PL", pl))?);
+            if !self.moves.is_empty() {
+                return Err(after_moves(ident));
             }
-            let played = [("B", Color::Black), ("W", Color::White)]
-                .into_iter()
-                .filter_map(|(ident, color)| node.value(ident).map(|v| (ident, color, v)))
-                .collect::<Vec<_>>();
-            match played[..] {
-                [] => {}
-                [(ident, color, value)] => {
-                    let mv = parse_move(value, size).ok_or_else(|| bad(id, ident, value))?;
-                    let comment = (id != root_id)
-                        .then(|| node.value("C").map(Value::text))
-                        .flatten();
-                    game.moves.push(RecordedMove { color, mv, comment });
+            let points =
+                parse_point_list(node.values(ident), self.size).map_err(|v| bad(id, ident, v))?;
+            for p in points {
+                self.setup.retain(|&(_, q)| q != p);
+                if let Some(color) = color {
+                    self.setup.push((color, p));
                 }
-                _ => return Err(RecordError::BothColors { node: id.index() }),
             }
         }
-        // Black's stones first, then White's, each in the file's order: the order
-        // `to_tree` writes them in (one AB, one AW), so that a record read, written and
-        // read again is the same record even when the file's setup spans several nodes.
-        game.setup.sort_by_key(|&(color, _)| color != Color::Black);
-        Ok(game)
+        if let Some(pl) = node.value("PL") {
+            if !self.moves.is_empty() {
+                return Err(after_moves("PL"));
+            }
+            self.to_play = Some(parse_color(pl.raw()).ok_or_else(|| bad(id, "PL", pl))?);
+        }
+        Ok(())
+    }
+
+    /// The move of node `id` (`B` or `W`, not both) with its comment (the root's comment is
+    /// the game's, not the move's).
+    fn read_move(&mut self, id: NodeId, node: &Node, is_root: bool) -> Result<(), RecordError> {
+        let played = [("B", Color::Black), ("W", Color::White)]
+            .into_iter()
+            .filter_map(|(ident, color)| node.value(ident).map(|v| (ident, color, v)))
+            .collect::<Vec<_>>();
+        match played[..] {
+            [] => {}
+            [(ident, color, value)] => {
+                let mv = parse_move(value, self.size).ok_or_else(|| bad(id, ident, value))?;
+                let comment = (!is_root)
+                    .then(|| node.value("C").map(Value::text))
+                    .flatten();
+                self.moves.push(RecordedMove { color, mv, comment });
+            }
+            _ => return Err(RecordError::BothColors { node: id.index() }),
+        }
+        Ok(())
     }
 
     /// The main line as (colour, move) pairs.

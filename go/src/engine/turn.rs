@@ -1,0 +1,114 @@
+//! When the engine passes, resigns or cleans up: the rules the front end applies around
+//! the search's answer.
+
+use std::time::Instant;
+
+use super::Engine;
+use crate::point::{Color, Move};
+use crate::search::{Config, Limits, RESIGN_MIN_PLAYOUTS, RootMove, SearchStats};
+
+/// The status playouts behind the check for dead stones made after a search chose to pass:
+/// a twentieth of the search's playouts (its time is spent after the move's budget, and
+/// the clock keeps back 5 % of it), at least 64 (or [`Config::score_playouts`] if fewer), at
+/// most [`Config::score_playouts`].
+fn after_search_playouts(search_playouts: u64, config: &Config) -> u32 {
+    let share = u32::try_from(search_playouts / 20).unwrap_or(u32::MAX);
+    share.clamp(64.min(config.score_playouts), config.score_playouts)
+}
+
+/// How much lower a win rate than the pass's a move may have and still be played instead of
+/// passing while the opponent's dead stones are on the board.
+const PASS_MARGIN: f64 = 0.05;
+
+impl Engine {
+    /// The search behind the genmove calls, and the rules on its answer: pass at once when
+    /// the opponent passed and the board as it stands wins, take the opponent's dead stones
+    /// before passing, resign a lost game (not when cleaning up).
+    pub(super) fn think(&mut self, color: Color, limits: &Limits, cleanup: bool) -> Move {
+        self.stats = None;
+        if self.game.resigned().is_some() {
+            return Move::Pass;
+        }
+        // The opponent passed and the board as it stands wins: end the game, unless the
+        // opponent's dead stones are still on the board. Scored as it stands (Tromp-Taylor,
+        // as the judge and CGOS score), a dead stone is the opponent's point: capture first.
+        let opponent_passed =
+            matches!(self.game.moves().last(), Some(&(c, Move::Pass)) if c != color);
+        let score_playouts = self.config().score_playouts;
+        // Whether the opponent has dead stones on the board, once estimated.
+        let mut dead_opponents = None;
+        if opponent_passed && !cleanup && self.wins_as_is(color) {
+            if !self.has_dead_stones(color.opponent(), score_playouts) {
+                return Move::Pass;
+            }
+            dead_opponents = Some(true);
+        }
+        let start = Instant::now();
+        if cleanup {
+            dead_opponents = Some(self.has_dead_stones(color.opponent(), score_playouts));
+        }
+        // Cleaning up, the pass is not among the root's moves while dead stones remain (KGS's
+        // rule); otherwise the search may choose it, and the choice is weighed below.
+        let no_pass = cleanup && dead_opponents == Some(true);
+        let searched = self
+            .search
+            .run(&self.game, color, limits, no_pass, &mut self.rng);
+        let mut best = self.search.best(self.game.board());
+        if best.mv == Move::Pass && !cleanup {
+            let dead = match dead_opponents {
+                Some(known) => known,
+                None => {
+                    let playouts = after_search_playouts(searched.playouts, self.config());
+                    self.has_dead_stones(color.opponent(), playouts)
+                }
+            };
+            if dead {
+                best = self.instead_of_passing(best).unwrap_or(best);
+            }
+        }
+        let chosen = if !cleanup && self.resigns(best) {
+            Move::Resign
+        } else {
+            best.mv
+        };
+        self.stats = Some(SearchStats {
+            chosen,
+            playouts: searched.playouts,
+            win_rate: best.win_rate,
+            visits: best.visits,
+            pv: self.search.pv(self.game.board()),
+            nodes: self.search.nodes(),
+            reused_visits: searched.reused_visits,
+            elapsed: start.elapsed(),
+        });
+        chosen
+    }
+
+    /// True when the search's choice `best` loses so clearly, after enough playouts, that
+    /// the engine resigns ([`Config::resign_threshold`], [`RESIGN_MIN_PLAYOUTS`]).
+    fn resigns(&self, best: RootMove) -> bool {
+        let threshold = self.config().resign_threshold;
+        threshold > 0.0
+            && best.win_rate < threshold
+            && self.search.root_visits() >= RESIGN_MIN_PLAYOUTS
+    }
+
+    /// The root's most visited move other than the pass, when the search chose to pass
+    /// (`pass`) while the opponent's dead stones are on the board: taking them costs nothing
+    /// under area scoring, and left there they count for the opponent. `None` (pass after
+    /// all) when that move's win rate is clearly below the pass's, as when the "dead" stones
+    /// are in fact alive (a seki the playouts misread) and playing in would lose.
+    fn instead_of_passing(&self, pass: RootMove) -> Option<RootMove> {
+        let play = self.search.best_play(self.game.board())?;
+        (play.visits > 0 && play.win_rate >= pass.win_rate - PASS_MARGIN).then_some(play)
+    }
+
+    /// True when `color` wins the game if it ends now, scored as the board stands.
+    fn wins_as_is(&self, color: Color) -> bool {
+        let score = self.game.score();
+        match color {
+            Color::Black => score > 0.0,
+            Color::White => score < 0.0,
+        }
+    }
+}
