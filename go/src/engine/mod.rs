@@ -1,7 +1,7 @@
 //! The engine's front end: the game record and the calls a protocol layer makes (play,
 //! undo, handicap, genmove), over the search ([`crate::search`]). What the front end
-//! decides itself lives beside this file: when to pass, resign or clean up ([`turn`]), and
-//! which stones are dead and what the score is ([`scoring`]). Data flows one way: the front
+//! decides itself lives beside this file: when to pass, resign or clean up (`turn.rs`), and
+//! which stones are dead and what the score is (`scoring.rs`). Data flows one way: the front
 //! end hands the search the game and reads the root's moves back; the search knows nothing
 //! of it.
 
