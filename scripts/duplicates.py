@@ -20,9 +20,13 @@ What counts:
   as a program or library of its own, so a C or C++ file is a unit by itself.
 
 Lines are compared normalised: surrounding whitespace stripped; blank lines, comment-only
-lines, lines of lone punctuation (`}`, `{`, `});`, `],` ...), `use` declarations and
-`#include` lines left out. A run is 6 or more consecutive normalised lines that two files of
+lines, lines of lone punctuation (`}`, `{`, `});`, `],` ...), lines of number literals and
+punctuation only (rows of a data table such as `(-1, 0),`), one-line attributes such as
+`#[inline]`, `use` declarations and `#include` lines left out. A run is 6 or more consecutive normalised lines that two files of
 different units both hold, in the same order; the lines printed are the original ones.
+A pair of files listed in scripts/duplicates.allow (`a ~ b  # why`, one pair a line) is not
+listed: the place for code that is alike by design, such as the per-game tree arenas that
+issue 48 lets stay apart.
 With --files every file is a unit of its own: repeats inside a crate are listed too.
 """
 
@@ -37,6 +41,12 @@ RUST = (".rs",)
 C_LIKE = (".c", ".cc", ".cpp", ".h", ".hpp")
 SKIPPED_DIRS = ("tests", "examples", "benches")
 PUNCTUATION = re.compile(r"^[{}()\[\];,]+$")
+# A number literal (with Rust's suffixes); a line of numbers and punctuation only is data.
+NUMBER = re.compile(r"\b(0x[0-9a-fA-F_]+|0b[01_]+|\d[\d_]*(\.\d+)?)([iu](8|16|32|64|128|size)|f32|f64)?\b")
+DATA = re.compile(r"^[\s(){}\[\];,.+\-]*$")
+# A one-line attribute such as `#[inline]` or `#[derive(Clone, Copy)]`.
+ATTRIBUTE = re.compile(r"^#!?\[.*\]$")
+ALLOW_FILE = "scripts/duplicates.allow"
 USE = re.compile(r"^(pub(\([^)]*\))?\s+)?use\s")
 
 
@@ -121,12 +131,29 @@ def normalised(text, rust):
             continue
         if not line or line.startswith("//") or PUNCTUATION.match(line):
             continue
+        if DATA.match(NUMBER.sub("", line)) or (rust and ATTRIBUTE.match(line)):
+            continue
         if rust and (in_use or USE.match(line)):
             in_use = not line.endswith(";")
             continue
         if not rust and line.startswith("#include"):
             continue
         out.append((number, line))
+    return out
+
+
+def allowed_pairs(root):
+    """The file pairs `scripts/duplicates.allow` accepts, each line `a ~ b  # why`."""
+    path = os.path.join(root, ALLOW_FILE)
+    if not os.path.exists(path):
+        return set()
+    out = set()
+    with open(path, encoding="utf-8") as f:
+        for raw in f:
+            line = raw.split("#", 1)[0].strip()
+            if line:
+                a, b = (p.strip() for p in line.split("~"))
+                out.add(tuple(sorted((a, b))))
     return out
 
 
@@ -185,7 +212,16 @@ def main():
     parser.add_argument("--files", action="store_true", help="compare files of one crate too")
     args = parser.parse_args()
     paths = [p for p in files(args.root) if counted(p) and os.path.isfile(os.path.join(args.root, p))]
-    found = runs(args.root, paths, args.min, args.files)
+    allowed = allowed_pairs(args.root)
+    found = []
+    accepted = 0
+    for run in runs(args.root, paths, args.min, args.files):
+        if (run[0], run[3]) in allowed:
+            accepted += 1
+        else:
+            found.append(run)
+    if accepted:
+        print(f"{accepted} run(s) between file pairs that {ALLOW_FILE} accepts, not listed")
     for pa, a0, a1, pb, b0, b1, n in found:
         print(f"{pa}:{a0}-{a1} ~ {pb}:{b0}-{b1} ({n} lines)")
     scope = "files" if args.files else "crates"
