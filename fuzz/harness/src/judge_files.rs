@@ -52,7 +52,7 @@ fn resume<G: Game>(dir: &Path) {
     };
     let (run, _) = RunDir::resume(dir, info.mode, &info.players, Some(info.seed))
         .expect("a run resumes with its own command");
-    let Ok(kept) = run.keep_whole_pairs::<G>() else {
+    let Ok(kept) = record::keep_whole_pairs::<G>(&run.games()) else {
         return;
     };
     let back = record::read::<G>(&run.games()).expect("the rewritten log reads");
