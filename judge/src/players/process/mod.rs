@@ -15,10 +15,10 @@ mod scratch;
 mod signals;
 
 use std::io::BufReader;
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
@@ -233,73 +233,16 @@ impl Host {
         } else {
             None
         };
-        let mut command = Command::new(&config.exe);
+        let mut command = host_command(config, &library, scratch.path(), env);
         if let Some((_, writer)) = &tap {
-            let fd = writer.as_raw_fd();
-            // SAFETY: between fork and exec this runs only dup2 or fcntl on descriptors
-            // the child inherited (async-signal-safe, no allocation, no lock): the stdout
-            // pipe's write end, close-on-exec in the judge, is put at STDOUT_TAP_FD and
-            // kept open across exec for the host to take.
-            unsafe {
-                command.pre_exec(move || {
-                    let r = if fd == STDOUT_TAP_FD {
-                        libc::fcntl(fd, libc::F_SETFD, 0)
-                    } else {
-                        libc::dup2(fd, STDOUT_TAP_FD)
-                    };
-                    if r < 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    Ok(())
-                });
-            }
-        }
-        command
-            // `ps` shows "judge host ..." rather than "/proc/self/exe host ...".
-            .arg0("judge")
-            .arg("host")
-            .arg("--library")
-            .arg(&library)
-            .arg("--scratch")
-            .arg(scratch.path())
-            .arg("--memory-limit-mb")
-            .arg(config.memory_limit_mb.to_string())
-            .arg("--parent-pid")
-            .arg(std::process::id().to_string());
-        if tap.is_some() {
-            command.arg("--stdout-fd").arg(STDOUT_TAP_FD.to_string());
+            pass_stdout_tap(&mut command, writer.as_raw_fd());
         }
         let mut child = command
-            .current_dir(scratch.path())
-            // Per-thread malloc arenas reserve 64 MiB of address space each and would eat
-            // into RLIMIT_AS; one arena matches the course platform's single thread.
-            .env("MALLOC_ARENA_MAX", "1")
-            // The player's own settings (`LIB.so@KEY=VALUE`), for this process only.
-            .envs(env.iter().map(|(k, v)| (k, v)))
-            // Its own process group, so a timeout kills whatever the library forked too.
-            .process_group(0)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start host {}: {e}", config.exe.display()))?;
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
-        let (tx, rx) = sync_channel(1);
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            loop {
-                let msg = match protocol::read_message(&mut r) {
-                    Ok(Some(m)) => Ok(m),
-                    Ok(None) => Err(ProtocolError::Io(std::io::ErrorKind::UnexpectedEof.into())),
-                    Err(e) => Err(e),
-                };
-                let stop = msg.is_err();
-                if tx.send(msg).is_err() || stop {
-                    break;
-                }
-            }
-        });
+        let rx = read_replies(stdout);
         std::thread::spawn(move || log.drain(stderr));
         if let (Some((reader, writer)), Some(audit)) = (tap, audit.clone()) {
             // The host holds the write end now; the pipe ends when the host's group dies.
@@ -452,6 +395,86 @@ impl Drop for Host {
             let _ = dir.close();
         }
     }
+}
+
+/// The command that starts a library host: `judge host` for `library` in the scratch
+/// directory `scratch`, in a process group of its own, with the player's `env`, its
+/// stdin, stdout and stderr piped.
+fn host_command(
+    config: &ProcessSettings,
+    library: &Path,
+    scratch: &Path,
+    env: &[(String, String)],
+) -> Command {
+    let mut command = Command::new(&config.exe);
+    command
+        // `ps` shows "judge host ..." rather than "/proc/self/exe host ...".
+        .arg0("judge")
+        .arg("host")
+        .arg("--library")
+        .arg(library)
+        .arg("--scratch")
+        .arg(scratch)
+        .arg("--memory-limit-mb")
+        .arg(config.memory_limit_mb.to_string())
+        .arg("--parent-pid")
+        .arg(std::process::id().to_string())
+        .current_dir(scratch)
+        // Per-thread malloc arenas reserve 64 MiB of address space each and would eat
+        // into RLIMIT_AS; one arena matches the course platform's single thread.
+        .env("MALLOC_ARENA_MAX", "1")
+        // The player's own settings (`LIB.so@KEY=VALUE`), for this process only.
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        // Its own process group, so a timeout kills whatever the library forked too.
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+/// Gives the host the write end `fd` of the pipe for its library's stdout, at
+/// [`STDOUT_TAP_FD`] (`--stdout-fd`).
+fn pass_stdout_tap(command: &mut Command, fd: RawFd) {
+    // SAFETY: between fork and exec this runs only dup2 or fcntl on descriptors
+    // the child inherited (async-signal-safe, no allocation, no lock): the stdout
+    // pipe's write end, close-on-exec in the judge, is put at STDOUT_TAP_FD and
+    // kept open across exec for the host to take.
+    unsafe {
+        command.pre_exec(move || {
+            let r = if fd == STDOUT_TAP_FD {
+                libc::fcntl(fd, libc::F_SETFD, 0)
+            } else {
+                libc::dup2(fd, STDOUT_TAP_FD)
+            };
+            if r < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    command.arg("--stdout-fd").arg(STDOUT_TAP_FD.to_string());
+}
+
+/// The host's messages, read from its stdout on a thread of their own; the first error
+/// (the end of the stream included) is the last message.
+fn read_replies(stdout: ChildStdout) -> Receiver<Result<ChildMessage, ProtocolError>> {
+    let (tx, rx) = sync_channel(1);
+    std::thread::spawn(move || {
+        let mut r = BufReader::new(stdout);
+        loop {
+            let msg = match protocol::read_message(&mut r) {
+                Ok(Some(m)) => Ok(m),
+                Ok(None) => Err(ProtocolError::Io(std::io::ErrorKind::UnexpectedEof.into())),
+                Err(e) => Err(e),
+            };
+            let stop = msg.is_err();
+            if tx.send(msg).is_err() || stop {
+                break;
+            }
+        }
+    });
+    rx
 }
 
 #[cfg(test)]
