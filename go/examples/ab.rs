@@ -8,9 +8,10 @@
 
 use std::time::Duration;
 
+use go_engine::engine::Engine;
 use go_engine::point::{Color, Move};
 use go_engine::search::playout::Policy;
-use go_engine::search::{Config, Engine, Limits};
+use go_engine::search::{Config, Limits};
 
 fn config(spec: &str, seed: u64) -> Config {
     let mut c = Config {

@@ -7,10 +7,11 @@
 use std::time::{Duration, Instant};
 
 use crate::clock::Clock;
+use crate::engine::Engine;
 use crate::game::{Game, IllegalMove, SetupError, UndoError};
 use crate::gtp::format_vertex;
 use crate::point::{Color, Move, Point};
-use crate::search::{Engine, Limits, SearchStats};
+use crate::search::{Limits, SearchStats};
 use crate::settings::Settings;
 use crate::sgf::record::{GameRecord, RecordedMove};
 use crate::status::score_text;

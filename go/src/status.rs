@@ -15,8 +15,8 @@
 //! dead.
 
 use crate::board::stone_color;
+use crate::engine::Engine;
 use crate::point::{Move, Point};
-use crate::search::Engine;
 
 /// A stone status of `final_status_list`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

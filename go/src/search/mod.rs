@@ -1,6 +1,6 @@
 //! The search: a UCT tree with RAVE over the position a game has reached, kept between
 //! moves. [`Search::run`] searches the position of a [`Game`] for one side within
-//! [`Limits`]; the engine's front end ([`crate::engine`]) reads the root's moves from it
+//! [`Limits`]; the engine's front end (`crate::engine`) reads the root's moves from it
 //! ([`Search::best`], [`Search::best_play`], [`Search::pv`]) and applies the rules of
 //! passing and resigning. Nothing here knows the front end: data flows from it to here.
 //!
@@ -26,9 +26,6 @@ use crate::point::{Color, Move};
 use playout::Policy;
 use tree::{NodeId, PASS, ROOT, Tree};
 use uct::{Context, Worker};
-
-/// The engine, at its old path (it lives in [`crate::engine`], apart from the search).
-pub use crate::engine::Engine;
 
 /// RAVE's equivalence parameter `k` (visits at which AMAF and real results weigh the same).
 /// Gelly and Silver found MoGo best around 1000 on 9x9. Self-play on 9x9 at 2000 playouts a
@@ -57,8 +54,8 @@ pub const RESIGN_MIN_PLAYOUTS: u32 = 3000;
 /// The node cap: 2^21 nodes of 36 bytes, 72 MiB. `GO_MAX_NODES` overrides it.
 pub const MAX_NODES: usize = 1 << 21;
 
-/// Playouts behind the engine's dead stones and final score ([`Engine::dead_stones`],
-/// [`Engine::final_score`]).
+/// Playouts behind the dead stones and the final score ([`Config::score_playouts`]; the
+/// front end's status playouts).
 pub const SCORE_PLAYOUTS: u32 = 1000;
 
 /// Playouts of a search given no limit at all.
