@@ -214,7 +214,7 @@ fn checked_entrants<G: Game>(game: &G, opts: &TournamentOptions) -> Result<Vec<E
 }
 
 /// Each entrant's file as `run.json` records it. A file that cannot be read is recorded
-/// as such (a library could not pass the check above; a program found on PATH,
+/// as such (a library could not pass [`checked_entrants`]; a program found on PATH,
 /// `saiblo:engine`, is recorded by its name).
 fn player_files(entrants: &[Entrant]) -> Vec<PlayerFile> {
     entrants
