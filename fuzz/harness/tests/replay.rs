@@ -1,7 +1,7 @@
 //! Replays the corpus committed to the repository, on the stable toolchain, as a regression
 //! suite: every file of `fuzz/corpus/TARGET/`, one directory per fuzz target, through its
-//! target's function. At commit d43009e that is 216 files in 14 directories: for the 13 Rust
-//! targets 176 files (138 seeds `seed-*` made from real traffic, 7 inputs that once failed
+//! target's function. At commit 03a142d that is 220 files in 14 directories: for the 13 Rust
+//! targets 180 files (142 seeds `seed-*` made from real traffic, 7 inputs that once failed
 //! `crash-*`, one that was slow `slow-*`, and 30 inputs of `get_point` that a fuzzing run
 //! found, committed under their SHA-1), and for the Python target `saiblo_main_py`
 //! (`fuzz/python/TARGET.py`, atheris) 40, which it replays itself with `--replay`, without
