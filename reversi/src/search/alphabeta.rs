@@ -10,7 +10,7 @@
 //! Time: the search deepens until the deadline and stops mid-iteration; root moves are searched
 //! best-first, so a move that beat the previous best inside an unfinished iteration (a
 //! full-window score above it) is kept, and the rest of that iteration is dropped.
-//! [`Limits::iterations`] caps the search's nodes instead (checked every [`CLOCK_EVERY`]
+//! [`Limits::iterations`] caps the search's nodes instead (checked every `CLOCK_EVERY`
 //! nodes), for reproducible tests; the root solve keeps to the clock.
 
 use std::time::Instant;
