@@ -48,7 +48,10 @@ fn answer_commands(data: &[u8]) -> (String, Vec<(bool, String)>) {
                 let ok = command.args.len() % 2 == 0;
                 let result = if ok { Ok(&text[..]) } else { Err(&text[..]) };
                 out.push_str(&format_response(command.id, result));
-                sent.push((ok, text.trim().to_string()));
+                // The writer drops control characters (Unicode's too: the reader keeps all
+                // but ASCII's, as section 3.1 says), and the reader trims the line.
+                let written: String = text.chars().filter(|c| !c.is_control()).collect();
+                sent.push((ok, written.trim().to_string()));
             }
             Err(e) => {
                 assert_ne!(e, GtpError::Blank, "blank lines are skipped");
@@ -115,5 +118,8 @@ mod tests {
         run(b"1 name\n\n# c\n  \t\r\n2 play b D4\n7\n99999999999 x\nn\xc3me\ngen\x01move w # x\n");
         run(b"= D3\n\n=1 pass\n\n? illegal move\n\nd3\n=2 a\n b \n\n\n= \n\n");
         run(b"");
+        // A C1 control character (U+0082) in a name: kept by the reader, dropped by the
+        // writer.
+        run(b"2\n\xc2\x82?1 -\n");
     }
 }
