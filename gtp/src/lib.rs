@@ -13,12 +13,14 @@
 //!   or `pass`), colour (`b`, `w`, `black`, `white`, any case), move, int and float. A
 //!   vertex keeps the row number as written: which edge row 1 lies on is the game's (the
 //!   bottom in Go, the top in Othello).
+//! - [`session`]: the engine side's loop ([`serve`]), one response per command, flushed.
 //!
 //! What the commands mean is the game's: this crate knows no board.
 
 pub mod command;
 pub mod entity;
 pub mod response;
+pub mod session;
 
 pub use command::{Command, CommandReader, GtpError, MAX_LINE, parse_command, preprocess};
 pub use entity::{
@@ -26,3 +28,4 @@ pub use entity::{
     parse_vertex,
 };
 pub use response::{Reply, format_error, format_response, read_reply, reply_head};
+pub use session::serve;

@@ -14,8 +14,8 @@ use std::panic::{self, AssertUnwindSafe};
 use gtp_wire::column_letter;
 
 use super::{
-    Command, CommandReader, KNOWN_COMMANDS, format_error, format_response, format_vertex,
-    is_known_command, parse_color, parse_float, parse_int, parse_move, parse_vertex,
+    Command, KNOWN_COMMANDS, format_error, format_response, format_vertex, is_known_command,
+    parse_color, parse_float, parse_int, parse_move, parse_vertex,
 };
 use crate::clock::TimeSystem;
 use crate::game::{DEFAULT_KOMI, SetupError};
@@ -82,27 +82,15 @@ impl Session {
 
     /// Reads commands from `input` until `quit` or the end of the input, writing each
     /// response to `output` as soon as it is ready.
-    pub fn run<R: BufRead, W: Write>(&mut self, input: R, mut output: W) -> io::Result<()> {
-        let mut reader = CommandReader::new(input);
-        while let Some(read) = reader.read_command()? {
-            let (response, quit) = match read {
-                Ok(command) => {
-                    let reply = self.answer(&command);
-                    let text = format_response(command.id, reply.as_deref().map_err(|e| &**e));
-                    (text, command.name == "quit" && reply.is_ok())
-                }
-                Err(e) => match format_error(&e) {
-                    Some(text) => (text, false),
-                    None => continue,
-                },
-            };
-            output.write_all(response.as_bytes())?;
-            output.flush()?;
-            if quit {
-                break;
+    pub fn run<R: BufRead, W: Write>(&mut self, input: R, output: W) -> io::Result<()> {
+        gtp_wire::serve(input, output, |read| match read {
+            Ok(command) => {
+                let reply = self.answer(&command);
+                let text = format_response(command.id, reply.as_deref().map_err(|e| &**e));
+                Some((text, command.name == "quit" && reply.is_ok()))
             }
-        }
-        Ok(())
+            Err(e) => format_error(&e).map(|text| (text, false)),
+        })
     }
 
     /// Answers one command; a panic inside it is `internal error`, with the game restored.

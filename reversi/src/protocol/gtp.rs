@@ -20,9 +20,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use gtp_wire::{
-    Command, CommandReader, GtpError, Vertex, format_error, format_response, parse_float, parse_int,
-};
+use gtp_wire::{Command, GtpError, Vertex, format_error, format_response, parse_float, parse_int};
 
 use super::Player;
 use crate::bitboard::Square;
@@ -152,27 +150,15 @@ impl Gtp {
     }
 
     /// Reads commands until `quit` or the end of input, answering each.
-    pub fn run<R: BufRead, W: Write>(&mut self, input: R, mut output: W) -> io::Result<()> {
-        let mut reader = CommandReader::new(input);
-        while let Some(read) = reader.read_command()? {
-            let (response, quit) = match read {
-                Ok(command) => self.answer(&command),
-                // The controller waits for an answer to an id alone: an empty command.
-                Err(GtpError::MissingCommand { id }) => {
-                    (format_response(Some(id), Err("unknown command")), false)
-                }
-                Err(e) => match format_error(&e) {
-                    Some(text) => (text, false),
-                    None => continue,
-                },
-            };
-            output.write_all(response.as_bytes())?;
-            output.flush()?;
-            if quit {
-                break;
+    pub fn run<R: BufRead, W: Write>(&mut self, input: R, output: W) -> io::Result<()> {
+        gtp_wire::serve(input, output, |read| match read {
+            Ok(command) => Some(self.answer(&command)),
+            // The controller waits for an answer to an id alone: an empty command.
+            Err(GtpError::MissingCommand { id }) => {
+                Some((format_response(Some(id), Err("unknown command")), false))
             }
-        }
-        Ok(())
+            Err(e) => format_error(&e).map(|text| (text, false)),
+        })
     }
 
     /// The response to one command (its name in any case), and whether it ends the session.
