@@ -18,9 +18,9 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 use crate::board::Board;
+use crate::engine::Engine;
 use crate::point::Color;
 use crate::search::playout::{Policy, Scratch, playout};
-use crate::engine::Engine;
 use crate::search::{Config, Limits};
 
 /// The seed of the playout lines' generator.

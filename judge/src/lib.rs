@@ -17,7 +17,7 @@
 //! - [`players::Player`]: start a game, answer moves under a time limit, stop, and faults
 //!   that become verdicts. A course-ABI library in its own child process
 //!   ([`players::course_abi`]) and programs over stdin/stdout ([`players::saiblo`],
-//!   [`players::gtp`], [`players::botzone`], [`players::gtp_go`]) implement it; the
+//!   [`players::gtp`] for Reversi and Go, [`players::botzone`]) implement it; the
 //!   process layer (pipes, signals, rlimits, scratch directories) is private to
 //!   [`players`].
 //!

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use common::autotest_json;
+use serde_json::Value;
 use testkit::chromium::{chromium, dump_dom};
 use testkit::partner::gnugo_missing;
-use serde_json::Value;
 
 mod common;
 

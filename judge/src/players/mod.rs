@@ -464,9 +464,9 @@ impl PlayerSpec {
         log: Arc<LogSink>,
     ) -> Box<dyn Player<Reversi>> {
         match self {
-            PlayerSpec::Gtp { command, env } => {
-                Box::new(gtp::GtpPlayer::<Reversi>::launch(settings, command, env, log))
-            }
+            PlayerSpec::Gtp { command, env } => Box::new(gtp::GtpPlayer::<Reversi>::launch(
+                settings, command, env, log,
+            )),
             PlayerSpec::Botzone { command, env } => {
                 Box::new(botzone::BotzonePlayer::new(settings, command, env, log))
             }
