@@ -255,13 +255,17 @@ impl Session {
         Ok(String::new())
     }
 
-    /// `time_left color time stones`.
+    /// `time_left color time stones`; a negative time is refused (the clock is unchanged).
     fn time_left(&mut self, args: &[String]) -> Reply {
         let usage = "time_left color time stones";
         arity(args, 3..=3, usage)?;
         let color = parse_color(&args[0]).map_err(|_| syntax(usage))?;
         let seconds = parse_float(&args[1]).map_err(|_| syntax(usage))?;
         let stones = parse_int(&args[2]).map_err(|_| syntax(usage))?;
+        if seconds < 0.0 {
+            // A clock does not run below zero: a controller's bug, not a time to play on.
+            return Err(format!("negative time left: {}", args[1]));
+        }
         self.player.clock_mut().time_left(color, seconds, stones);
         Ok(String::new())
     }
@@ -473,6 +477,22 @@ mod tests {
         ] {
             assert!(k(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_negative_time_left_is_refused() {
+        let mut s = session();
+        ask(&mut s, "time_settings 60 0 0").unwrap();
+        assert_eq!(
+            ask(&mut s, "time_left b -5 0"),
+            Err("negative time left: -5".into())
+        );
+        assert_eq!(
+            ask(&mut s, "time_left w -0.5 3"),
+            Err("negative time left: -0.5".into())
+        );
+        assert_eq!(ask(&mut s, "time_left b 0 0"), Ok(String::new()));
+        assert_eq!(ask(&mut s, "time_left b 5.5 2"), Ok(String::new()));
     }
 
     #[test]
