@@ -59,15 +59,30 @@ pub fn resolve_program(program: &str) -> Result<PathBuf, String> {
 }
 
 /// A program's argument as the program should see it from its scratch directory: a
-/// relative path to an existing file (`main.py` in `python3 main.py`) is made absolute;
-/// anything else is passed as written.
+/// relative path to an existing file (`main.py` in `python3 main.py`, `bots/engine.py`) or a
+/// relative path with a `/` to an existing directory is made absolute; anything else is
+/// passed as written. A bare word that names a directory of the judge's working directory
+/// stays a word: `gtp` in `gnugo --mode gtp` or `reversi gtp` is a subcommand, not the
+/// repository's `gtp/` crate.
 fn rooted_arg(arg: &str) -> String {
+    match std::env::current_dir() {
+        Ok(cwd) => rooted_arg_in(arg, &cwd),
+        Err(_) => arg.to_string(),
+    }
+}
+
+/// [`rooted_arg`] against the working directory `cwd`.
+fn rooted_arg_in(arg: &str, cwd: &Path) -> String {
     let path = Path::new(arg);
-    match std::path::absolute(path) {
-        Ok(abs) if path.is_relative() && !arg.starts_with('-') && path.exists() => {
-            abs.to_string_lossy().into_owned()
-        }
-        _ => arg.to_string(),
+    if arg.is_empty() || arg.starts_with('-') || !path.is_relative() {
+        return arg.to_string();
+    }
+    let full = cwd.join(path);
+    let is_path = full.is_file() || (arg.contains('/') && full.exists());
+    if is_path {
+        full.to_string_lossy().into_owned()
+    } else {
+        arg.to_string()
     }
 }
 
@@ -266,6 +281,29 @@ impl Drop for Program {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn files_and_paths_are_rooted_but_a_bare_word_naming_a_directory_is_not() {
+        let cwd = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(cwd.path().join("gtp")).unwrap();
+        std::fs::create_dir_all(cwd.path().join("bots")).unwrap();
+        std::fs::write(cwd.path().join("main.py"), "").unwrap();
+        std::fs::write(cwd.path().join("bots/engine.py"), "").unwrap();
+        let rooted = |arg: &str| rooted_arg_in(arg, cwd.path());
+        let inside = |rel: &str| cwd.path().join(rel).to_string_lossy().into_owned();
+        assert_eq!(
+            rooted("gtp"),
+            "gtp",
+            "a subcommand, though gtp/ is a directory here"
+        );
+        assert_eq!(rooted("main.py"), inside("main.py"));
+        assert_eq!(rooted("bots/engine.py"), inside("bots/engine.py"));
+        assert_eq!(rooted("bots/"), inside("bots/"));
+        assert_eq!(rooted("./gtp"), inside("./gtp"));
+        assert_eq!(rooted("--mode"), "--mode");
+        assert_eq!(rooted("missing.py"), "missing.py");
+        assert_eq!(rooted("/usr/games/gnugo"), "/usr/games/gnugo");
+    }
+
     use super::*;
     use crate::players::process::scratch::SCRATCH_PREFIX;
 
