@@ -496,6 +496,25 @@ mod tests {
     }
 
     #[test]
+    fn loadsgf_refuses_a_point_in_two_setup_properties_of_one_node() {
+        let dir = std::env::temp_dir().join(format!("go-engine-setup-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("conflict.sgf");
+        std::fs::write(&path, "(;GM[1]SZ[9]AB[ee]AW[ee];B[cc])").unwrap();
+        let mut s = session();
+        ask(&mut s, "boardsize 9").unwrap();
+        ask(&mut s, "play b d4").unwrap();
+        let reply = ask(&mut s, &format!("loadsgf {}", path.display()));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            reply,
+            Err("cannot load file: node 0: point ee is in both AB and AW".into())
+        );
+        // Nothing changed.
+        assert_eq!(s.player.engine().moves().len(), 1);
+    }
+
+    #[test]
     fn showboard_labels_rows_from_the_bottom() {
         let mut s = session();
         ask(&mut s, "boardsize 5").unwrap();

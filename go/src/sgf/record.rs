@@ -5,7 +5,9 @@
 //! - root: `GM[1]` (Go; another game is refused), `SZ` (a Number, or `n:n`; 2..=25 here,
 //!   19 when absent), `KM` (Real), `HA` (Number), `RE`, `PB`, `PW`, `DT`, `RU` (SimpleText);
 //! - setup: `AB`, `AW`, `AE` (lists of points, compressed `aa:cc` rectangles allowed), `PL`;
-//!   accepted in the nodes before the first move, refused after it;
+//!   accepted in the nodes before the first move, refused after it; one point in both `AB`
+//!   and `AW` of one node (`AB[ee]AW[ee]`) is refused, as FF\[4\] forbids it (an `AE` that
+//!   clears a point of the node's own `AB`/`AW` is read in file order);
 //! - moves: `B`, `W`; `[]` is a pass, and so is `[tt]` on boards up to 19x19 (FF\[3\]);
 //!   `C` on a move node is the move's comment.
 //!
@@ -92,6 +94,16 @@ pub enum RecordError {
         /// The property.
         ident: String,
     },
+    /// One point in both `AB` and `AW` of one node (`AB[ee]AW[ee]`): FF\[4\] forbids it,
+    /// and nothing says which colour the file means.
+    ConflictingSetup {
+        /// Node number.
+        node: usize,
+        /// The point, as SGF writes it (`ee`).
+        point: String,
+        /// The two properties (`AB` and `AW`).
+        idents: [String; 2],
+    },
 }
 
 impl fmt::Display for RecordError {
@@ -116,6 +128,13 @@ impl fmt::Display for RecordError {
                     f,
                     "node {node}: setup property {ident} after the first move"
                 )
+            }
+            RecordError::ConflictingSetup {
+                node,
+                point,
+                idents: [a, b],
+            } => {
+                write!(f, "node {node}: point {point} is in both {a} and {b}")
             }
         }
     }
@@ -284,6 +303,8 @@ impl GameRecord {
             node: id.index(),
             ident: ident.to_string(),
         };
+        // The points of this node's `AB` and `AW`, with the property naming each.
+        let mut seen: Vec<(Point, &str)> = Vec::new();
         for (ident, color) in [
             ("AB", Some(Color::Black)),
             ("AW", Some(Color::White)),
@@ -297,6 +318,19 @@ impl GameRecord {
             }
             let points =
                 parse_point_list(node.values(ident), self.size).map_err(|v| bad(id, ident, v))?;
+            let conflict = color.and_then(|_| seen.iter().find(|(q, _)| points.contains(q)));
+            if let Some(&(p, other)) = conflict {
+                return Err(RecordError::ConflictingSetup {
+                    node: id.index(),
+                    point: format_point(p),
+                    idents: [other.to_string(), ident.to_string()],
+                });
+            }
+            // `AE` may clear a point of this node's `AB`/`AW` (`AW[aa:cc]AE[bb]`, a hole in
+            // a rectangle): the FF[4] text forbids it too, but what it means is plain.
+            if color.is_some() {
+                seen.extend(points.iter().map(|&p| (p, ident)));
+            }
             for p in points {
                 self.setup.retain(|&(_, q)| q != p);
                 if let Some(color) = color {
@@ -531,6 +565,20 @@ mod tests {
                 ident: "AB".into()
             }
         );
+        assert_eq!(
+            err("(;SZ[9]AB[cc][ee]AW[ee])"),
+            RecordError::ConflictingSetup {
+                node: 0,
+                point: "ee".into(),
+                idents: ["AB".into(), "AW".into()]
+            }
+        );
+        assert_eq!(
+            err("(;SZ[9];AW[aa:cc]AB[bb])").to_string(),
+            "node 1: point bb is in both AB and AW"
+        );
+        // Across nodes a later property replaces an earlier one, as FF[4] has it.
+        assert!(GameRecord::from_sgf(b"(;SZ[9]AB[ee];AW[ee])").is_ok());
         assert!(matches!(err("(;KM[seven])"), RecordError::BadValue { .. }));
         assert!(matches!(err("(;HA[-1])"), RecordError::BadValue { .. }));
         assert!(matches!(err("(;PL[X])"), RecordError::BadValue { .. }));
