@@ -363,9 +363,17 @@ impl ClockArgs {
 pub struct Common {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Boards per pairing (at least 1); each board is played twice, colours swapped.
+    /// Boards per pairing (at least 1); each board is played twice, colours swapped
+    /// (unless --fixed-colours).
     #[arg(long, default_value_t = 20)]
     pub pairs: u32,
+    /// Keep each pairing's colours for the whole run: its first player moves first (Black
+    /// in Go) in both games of every board, instead of the colours swapping. For handicap
+    /// matches (`--game go --handicap 4`: the first player takes the stones in every
+    /// game). The statistics are then W/D/L, Elo and LOS only: no pentanomial pairs, no
+    /// --sprt. Recorded in run.json; --resume must repeat it.
+    #[arg(long)]
+    pub fixed_colours: bool,
     /// Seed for the boards (Reversi, Go: the openings) (default: random, printed and
     /// recorded in run.json).
     #[arg(long)]

@@ -20,7 +20,7 @@ use crate::report::progress::Progress;
 use crate::report::{ReportWriter, html, table};
 use crate::results::{self, SprtReading};
 use crate::run_dir::{MergeInfo, MergedPart, PlayerFile, RunDir, RunInfo};
-use crate::schedule::{self, Entrant, Mode, Pairing, Shard};
+use crate::schedule::{self, Colours, Entrant, Mode, Pairing, Shard};
 use crate::shards::{self, Parts};
 use crate::stats::SprtParams;
 use crate::tournament::{self, Plan, Settings};
@@ -61,6 +61,9 @@ pub struct TournamentOptions {
     pub sprt: Option<SprtParams>,
     /// Play only this part of the schedule (needs `seed`; a resumed run keeps its own).
     pub shard: Option<Shard>,
+    /// Colours swapped between a board's two games (the default), or kept
+    /// (`--fixed-colours`: the first player moves first, Black in Go, in every game).
+    pub colours: Colours,
 }
 
 /// `judge check LIB.so [--full]`: the checklist ([`check::run`]); with `position`, one
@@ -204,6 +207,11 @@ fn checked_entrants<G: Game>(game: &G, opts: &TournamentOptions) -> Result<Vec<E
     if opts.concurrency == Some(0) {
         bail!("--concurrency must be at least 1");
     }
+    if opts.colours == Colours::Fixed && opts.sprt.is_some() {
+        bail!(
+            "--sprt reads pentanomial pairs (a board played in both colours), which --fixed-colours does not form: drop one of them"
+        );
+    }
     let entrants = schedule::entrants(&opts.players)?;
     for e in &entrants {
         if let Err(why) = e.spec.check().and_then(|()| e.spec.can_play(game.kind())) {
@@ -260,6 +268,22 @@ fn resumed_run<G: Game>(
             info.game()?.title()
         );
     }
+    if info.colours != opts.colours {
+        bail!(
+            "--resume {}: that run was played with colours {}; {} --fixed-colours",
+            root.display(),
+            if info.colours.is_swapped() {
+                "swapped"
+            } else {
+                "fixed"
+            },
+            if info.colours.is_swapped() {
+                "drop"
+            } else {
+                "give"
+            }
+        );
+    }
     if opts.shard.is_some_and(|s| Some(s) != info.shard) {
         bail!(
             "--resume {}: that run is {}; give its --shard or none",
@@ -283,7 +307,14 @@ fn resumed_run<G: Game>(
     }
     // A shard stays a part of its schedule: resumed with another --pairs it would
     // be a part of none.
-    let digest = schedule::schedule_digest(mode, entrants, pairings, opts.pairs, info.seed);
+    let digest = schedule::schedule_digest(
+        mode,
+        entrants,
+        pairings,
+        opts.pairs,
+        info.seed,
+        opts.colours,
+    );
     if info.shard.is_some_and(|s| !s.is_whole())
         && info.schedule_sha256.as_ref().is_some_and(|d| *d != digest)
     {
@@ -323,7 +354,12 @@ fn write_run_info<G: Game>(
         sprt: opts.sprt,
         player_files,
         schedule_sha256: Some(schedule::schedule_digest(
-            mode, entrants, pairings, opts.pairs, run.seed,
+            mode,
+            entrants,
+            pairings,
+            opts.pairs,
+            run.seed,
+            opts.colours,
         )),
         shard: run.shard,
         merged: None,
@@ -331,6 +367,7 @@ fn write_run_info<G: Game>(
         rule: None,
         go: None,
         clock: opts.clock,
+        colours: opts.colours,
     };
     info.set_game(game.kind());
     run.dir.write_info(&info)
@@ -366,6 +403,7 @@ fn settings_of(opts: &TournamentOptions, run: &Run) -> Settings {
         // reads the test over all the shards.
         sprt: opts.sprt.filter(|_| run.is_whole()),
         shard: run.shard.unwrap_or(Shard::WHOLE),
+        colours: opts.colours,
     }
 }
 
@@ -379,13 +417,18 @@ fn announce<G: Game>(
     concurrency: usize,
 ) {
     eprintln!(
-        "judge {}: {}{}{players} players, {} games to play ({} already logged), seed {}{}, concurrency {concurrency}, run directory {}",
+        "judge {}: {}{}{}{players} players, {} games to play ({} already logged), seed {}{}, concurrency {concurrency}, run directory {}",
         opts.mode,
         match game.kind() {
             GameKind::Connect4 => String::new(),
             kind => format!("{}, ", kind.title()),
         },
         opts.clock.map_or(String::new(), |c| format!("clock {c}, ")),
+        if opts.colours.is_swapped() {
+            ""
+        } else {
+            "colours fixed (each pairing's first player first in every game), "
+        },
         plan.jobs.len(),
         plan.logged.len(),
         run.seed,
@@ -712,6 +755,7 @@ mod tests {
             pairs: 4,
             sprt: None,
             shard: Shard::WHOLE,
+            colours: Colours::Swapped,
         };
         let plan = Plan::new(&game, &pairings, &settings, Vec::new());
         let mut log = GameLog::open(&dir.games()).unwrap();

@@ -7,7 +7,7 @@ use clap::{CommandFactory, Parser};
 use gravity4_judge::check::CheckOptions;
 use gravity4_judge::commands::{self, TournamentOptions};
 use gravity4_judge::players::{self, HostSettings};
-use gravity4_judge::schedule::{self, Mode};
+use gravity4_judge::schedule::{self, Colours, Mode};
 use gravity4_judge::stats;
 use gravity4_judge::view::{play, replay, web};
 
@@ -157,6 +157,11 @@ fn tournament(
         quiet: c.quiet,
         sprt,
         shard: c.shard,
+        colours: if c.fixed_colours {
+            Colours::Fixed
+        } else {
+            Colours::Swapped
+        },
     })
 }
 

@@ -155,6 +155,11 @@ pub struct PairingSummary {
     pub wdl: WdlJson,
     /// Counts of complete pairs by `a`'s pair score 0, 0.5, 1, 1.5, 2.
     pub penta: [u64; 5],
+    /// The colours were fixed (`--fixed-colours`): `a` moved first in both games of a
+    /// board, so no pair was formed (`penta` all 0, its Elo `null`); the W/D/L, Elo and
+    /// LOS are the games'. Absent when colours were swapped.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fixed_colours: bool,
     /// Trinomial Elo of `a` over `b`.
     pub elo: EloJson,
     /// Pentanomial Elo of `a` over `b` (paired games).
@@ -250,16 +255,9 @@ fn comparisons<G: Game>(
     // opponent (the pairing's `b`).
     let boards: Vec<BTreeMap<u32, f64>> = (0..pairings.len())
         .map(|k| {
-            let mut pairs: BTreeMap<u32, [Option<f64>; 2]> = BTreeMap::new();
-            for r in records.iter().filter(|r| r.pairing == k) {
-                pairs.entry(r.pair).or_default()[r.game.min(1) as usize] = Some(1.0 - a_score(r));
-            }
-            pairs
+            pair_scores(records, k)
                 .into_iter()
-                .filter_map(|(pair, games)| match games {
-                    [Some(x), Some(y)] => Some((pair, (x + y) / 2.0)),
-                    _ => None,
-                })
+                .map(|(pair, a)| (pair, 1.0 - a / 2.0))
                 .collect()
         })
         .collect();
@@ -318,26 +316,40 @@ pub struct Crosstable {
     pub results: Vec<Vec<Option<WdlJson>>>,
 }
 
-/// Score of the pairing's `a` in a record (the first mover of game 0).
-fn a_score<G: Game>(r: &GameRecord<G>) -> f64 {
-    if r.game == 0 {
-        r.first_score()
-    } else {
-        1.0 - r.first_score()
+/// The pairs of one pairing, in board order, each with the score of the pairing's `a`
+/// over its two games (0 to 2): the boards with both games logged, played in both
+/// colours. A board whose two games had the same first mover (`--fixed-colours`) forms
+/// no pair: a pair is what balances the colours.
+fn pair_scores<G: Game>(records: &[GameRecord<G>], pairing: usize) -> BTreeMap<u32, f64> {
+    let mut boards: BTreeMap<u32, [Option<&GameRecord<G>>; 2]> = BTreeMap::new();
+    for r in records.iter().filter(|r| r.pairing == pairing) {
+        boards.entry(r.pair).or_default()[r.game.min(1) as usize] = Some(r);
     }
+    boards
+        .into_iter()
+        .filter_map(|(pair, games)| match games {
+            // `a` moves first in game 0 and second in game 1.
+            [Some(x), Some(y)] if x.first != y.first => {
+                Some((pair, x.first_score() + 1.0 - y.first_score()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether pairing `k` (`a` against `b`) was played with fixed colours: `a` first in a
+/// board's second game too.
+fn colours_fixed<G: Game>(records: &[GameRecord<G>], k: usize, a: &str) -> bool {
+    records
+        .iter()
+        .any(|r| r.pairing == k && r.game == 1 && r.first == a)
 }
 
 /// Pentanomial counts of complete pairs of one pairing, from `a`'s side.
 pub fn penta_of<G: Game>(records: &[GameRecord<G>], pairing: usize) -> Penta {
-    let mut pairs: HashMap<u32, [Option<f64>; 2]> = HashMap::new();
-    for r in records.iter().filter(|r| r.pairing == pairing) {
-        pairs.entry(r.pair).or_default()[r.game.min(1) as usize] = Some(a_score(r));
-    }
     let mut p = [0u64; 5];
-    for games in pairs.values() {
-        if let [Some(x), Some(y)] = games {
-            p[((x + y) * 2.0).round() as usize] += 1;
-        }
+    for score in pair_scores(records, pairing).values() {
+        p[(score * 2.0).round() as usize] += 1;
     }
     Penta(p)
 }
@@ -359,19 +371,13 @@ pub fn sequential_sprt<G: Game>(
     pairing: usize,
     params: &SprtParams,
 ) -> SprtJson {
-    let mut pairs: BTreeMap<u32, [Option<f64>; 2]> = BTreeMap::new();
-    for r in records.iter().filter(|r| r.pairing == pairing) {
-        pairs.entry(r.pair).or_default()[r.game.min(1) as usize] = Some(a_score(r));
-    }
     let mut p = [0u64; 5];
     let mut last = sprt_of_penta(&Penta(p), params);
-    for games in pairs.values() {
-        if let [Some(x), Some(y)] = games {
-            p[((x + y) * 2.0).round() as usize] += 1;
-            last = sprt_of_penta(&Penta(p), params);
-            if last.decision != SprtDecision::Continue {
-                break;
-            }
+    for score in pair_scores(records, pairing).values() {
+        p[(score * 2.0).round() as usize] += 1;
+        last = sprt_of_penta(&Penta(p), params);
+        if last.decision != SprtDecision::Continue {
+            break;
         }
     }
     last
@@ -667,14 +673,28 @@ fn pairing_summaries<G: Game>(
         .map(|(k, p)| {
             let w = cross[p.a][p.b];
             let penta = penta_of(records, k);
+            let fixed = colours_fixed(records, k, &entrants[p.a].name);
+            // Under fixed colours there are no pairs to estimate from: `null`, not 0.
+            let paired = |e: Estimate| -> EloJson {
+                if fixed {
+                    Estimate {
+                        elo: f64::NAN,
+                        margin95: f64::NAN,
+                    }
+                    .into()
+                } else {
+                    e.into()
+                }
+            };
             PairingSummary {
                 a: entrants[p.a].name.clone(),
                 b: entrants[p.b].name.clone(),
                 wdl: w,
                 penta: penta.0,
+                fixed_colours: fixed,
                 elo: stats::trinomial_elo(&w.stats()).into(),
-                elo_pentanomial: stats::pentanomial_elo(&penta).into(),
-                nelo_pentanomial: stats::normalized_elo_pentanomial(&penta).into(),
+                elo_pentanomial: paired(stats::pentanomial_elo(&penta)),
+                nelo_pentanomial: paired(stats::normalized_elo_pentanomial(&penta)),
                 los: round2(stats::los(&w.stats()) * 100.0) / 100.0,
             }
         })
@@ -790,6 +810,79 @@ mod tests {
             board_seed: u64::from(pair),
             ..GameRecord::example(pairing, pair, game)
         }
+    }
+
+    #[test]
+    fn fixed_colours_form_no_pairs_and_keep_the_games_figures() {
+        // A match under --fixed-colours: the hero first in both games of each board,
+        // winning 3 of the 4 games. The W/D/L, Elo and LOS are the games'; no board is a
+        // pair (both games in one colour), so the pentanomial counts and the SPRT see none.
+        let entrants = [entrant("hero"), entrant("o0")];
+        let pairings = Mode::Match.pairings(2);
+        let fixed = |pair: u32, game: u8, hero_wins: bool| GameRecord {
+            first: "hero".into(),
+            second: "o0".into(),
+            first_path: "hero".into(),
+            second_path: "o0".into(),
+            result: if hero_wins {
+                GameResult::FirstWins
+            } else {
+                GameResult::SecondWins
+            },
+            ..GameRecord::<Connect4>::example(0, pair, game)
+        };
+        let records = vec![
+            fixed(0, 0, true),
+            fixed(0, 1, true),
+            fixed(1, 0, true),
+            fixed(1, 1, false),
+        ];
+        let sprt = crate::stats::parse_sprt("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap();
+        let s = summarize(
+            Mode::Match,
+            &entrants,
+            &pairings,
+            &records,
+            Some(&sprt),
+            SprtReading::Sequential,
+        );
+        let p = &s.pairings[0];
+        assert!(p.fixed_colours);
+        assert_eq!((p.wdl.wins, p.wdl.draws, p.wdl.losses), (3, 0, 1));
+        assert_eq!(p.penta, [0; 5]);
+        assert!(p.elo.elo.is_some_and(|e| e > 0.0), "{:?}", p.elo);
+        assert_eq!(p.elo_pentanomial.elo, None);
+        assert_eq!(
+            (p.nelo_pentanomial.elo, p.nelo_pentanomial.margin95),
+            (None, None)
+        );
+        assert_eq!(s.sprt.as_ref().unwrap().pairs, 0);
+        assert_eq!(s.players[0].as_first.wins, 3);
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.contains(r#""fixed_colours":true"#), "{json}");
+        let table = crate::report::table::render(&s);
+        assert!(
+            table.contains(
+                "hero vs o0: 3-0-1  Elo +190.8 ± inf  LOS 0.84  colours fixed (hero first in every game): no pentanomial pairs"
+            ),
+            "{table}"
+        );
+        // The same games with colours swapped in each board's second game form two pairs.
+        let swapped: Vec<_> = [(0, 0, true), (0, 1, false), (1, 0, true), (1, 1, true)]
+            .into_iter()
+            .map(|(pair, g, opponent_wins)| game(0, pair, g, opponent_wins))
+            .collect();
+        let s = summarize(
+            Mode::Match,
+            &entrants,
+            &pairings,
+            &swapped,
+            None,
+            SprtReading::Sequential,
+        );
+        assert!(!s.pairings[0].fixed_colours);
+        assert_eq!(s.pairings[0].penta.iter().sum::<u64>(), 2);
+        assert!(!serde_json::to_string(&s).unwrap().contains("fixed_colours"));
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::clock::ClockSettings;
 use crate::games::GameKind;
 use crate::games::go;
 use crate::games::reversi::Rule;
-use crate::schedule::{self, Mode, Shard};
+use crate::schedule::{self, Colours, Mode, Shard};
 use crate::stats::SprtParams;
 
 /// What `run.json` records, so `--resume` can check it continues the same run and
@@ -74,6 +74,10 @@ pub struct RunInfo {
     /// played on one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockSettings>,
+    /// `"fixed"` when every game of a board kept the pairing's colours (`--fixed-colours`);
+    /// absent when they were swapped, as in runs written before colours could be fixed.
+    #[serde(default, skip_serializing_if = "Colours::is_swapped")]
+    pub colours: Colours,
 }
 
 impl RunInfo {
@@ -409,6 +413,7 @@ impl RunInfo {
             rule: None,
             go: None,
             clock: None,
+            colours: Colours::Swapped,
         }
     }
 }
@@ -603,6 +608,12 @@ mod tests {
         let back: RunInfo = serde_json::from_str(&text).unwrap();
         assert_eq!(back, i);
         assert_eq!(back.shard().count(), 4);
+        // Fixed colours are recorded; swapped ones (the default) are not written at all.
+        assert!(!text.contains("colours"), "{text}");
+        i.colours = Colours::Fixed;
+        let text = serde_json::to_string(&i).unwrap();
+        assert!(text.contains(r#""colours":"fixed""#), "{text}");
+        assert_eq!(serde_json::from_str::<RunInfo>(&text).unwrap(), i);
         assert!(PlayerFile::of(&tmp.path().join("none.so")).is_err());
     }
 }

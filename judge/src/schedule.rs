@@ -2,8 +2,9 @@
 //!
 //! Every pairing plays `pairs` boards; board `k` is the same for every pairing (the game
 //! draws it from a seed mixed from the run seed and `k`), which makes pairings comparable. Each
-//! board is played twice with colours swapped. Game ids are deterministic, so a resumed
-//! run knows exactly which games are missing.
+//! board is played twice, colours swapped (or, under [`Colours::Fixed`], twice with the
+//! same colours). Game ids are deterministic, so a resumed run knows exactly which games
+//! are missing.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -126,6 +127,33 @@ fn pool_order(p: &Path) -> (u8, u64, String) {
     }
 }
 
+/// Who takes which colour in the two games of a board.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Colours {
+    /// The pairing's `a` first in game 0, `b` first in game 1: the pentanomial pairs.
+    #[default]
+    Swapped,
+    /// The pairing's `a` first in both games (`--fixed-colours`: a handicap match, the
+    /// first player Black every game); no pentanomial pair is formed.
+    Fixed,
+}
+
+impl Colours {
+    /// Whether colours swap between the two games of a board (the default).
+    pub fn is_swapped(&self) -> bool {
+        *self == Colours::Swapped
+    }
+
+    /// The two games of a board of pairing `p`: (game number, first mover, second mover).
+    pub fn games(self, p: Pairing) -> [(u8, usize, usize); 2] {
+        match self {
+            Colours::Swapped => [(0, p.a, p.b), (1, p.b, p.a)],
+            Colours::Fixed => [(0, p.a, p.b), (1, p.a, p.b)],
+        }
+    }
+}
+
 /// Two entrants meeting: `a` moves first on the first game of every pair.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pairing {
@@ -154,7 +182,7 @@ pub struct Job<G: Game> {
     pub pairing: usize,
     /// Board number within the pairing.
     pub pair: u32,
-    /// 0: the pairing's `a` moves first; 1: colours swapped.
+    /// 0: the pairing's `a` moves first; 1: colours swapped (unless they are fixed).
     pub game: u8,
     /// Entrant moving first.
     pub first: usize,
@@ -284,21 +312,26 @@ impl<'de> Deserialize<'de> for Shard {
 
 /// The identity of a run's full schedule: SHA-256 (hex) over every game it plans, in
 /// order (pairing, board, board seed, colours, both players' names and paths), plus the
-/// mode. Shards of one run agree on it; a shard drawn from another seed, with other
-/// players or another number of boards does not.
+/// mode (and fixed colours, when they are). Shards of one run agree on it; a shard drawn
+/// from another seed, with other players, another number of boards or other colours does
+/// not. A run with colours swapped has the digest it had before colours could be fixed.
 pub fn schedule_digest(
     mode: Mode,
     entrants: &[Entrant],
     pairings: &[Pairing],
     pairs: u32,
     seed: u64,
+    colours: Colours,
 ) -> String {
     let mut h = Sha256::new();
     h.update(format!("{mode} seed {seed} pairs {pairs}\n"));
+    if colours == Colours::Fixed {
+        h.update("colours fixed\n");
+    }
     for pair in 0..pairs {
         let board_seed = board_seed(seed, pair);
         for (i, p) in pairings.iter().enumerate() {
-            for (game, first, second) in [(0, p.a, p.b), (1, p.b, p.a)] {
+            for (game, first, second) in colours.games(*p) {
                 let (f, s) = (&entrants[first], &entrants[second]);
                 // One line per game; paths are debug-quoted so no name can forge a line.
                 h.update(format!(
@@ -325,14 +358,15 @@ pub fn shard_games(shard: Shard, n_pairings: usize, pairs: u32) -> u64 {
     2 * (units.saturating_sub(i).div_ceil(n))
 }
 
-/// The games of `shard` of the run except the pairs in `done` (pairing, pair), board by
-/// board so that results arrive for every pairing evenly and pairs finish close together.
+/// The games of `shard` of the run, in `colours`, except the pairs in `done` (pairing,
+/// pair), board by board so that results arrive for every pairing evenly and pairs finish close together.
 pub fn jobs<G: Game>(
     game: &G,
     pairings: &[Pairing],
     pairs: u32,
     seed: u64,
     shard: Shard,
+    colours: Colours,
     done: &HashSet<(usize, u32)>,
 ) -> Vec<Job<G>> {
     let mut out = Vec::new();
@@ -342,7 +376,7 @@ pub fn jobs<G: Game>(
             if done.contains(&(i, pair)) || !shard.owns(i, pair, pairings.len()) {
                 continue;
             }
-            for (game, first, second) in [(0, p.a, p.b), (1, p.b, p.a)] {
+            for (game, first, second) in colours.games(*p) {
                 out.push(Job {
                     pairing: i,
                     pair,
@@ -393,13 +427,21 @@ mod tests {
             "\"round-robin\""
         );
         let p = Mode::RoundRobin.pairings(3);
-        let all = jobs(&Connect4, &p, 2, 7, Shard::WHOLE, &HashSet::new());
+        let all = jobs(
+            &Connect4,
+            &p,
+            2,
+            7,
+            Shard::WHOLE,
+            Colours::Swapped,
+            &HashSet::new(),
+        );
         assert_eq!(all.len(), 12);
         assert_eq!((all[0].first, all[0].second), (0, 1));
         assert_eq!((all[1].first, all[1].second), (1, 0));
         assert_eq!(all[0].board, all[1].board);
         let done: HashSet<_> = [(0, 0)].into();
-        let rest = jobs(&Connect4, &p, 2, 7, Shard::WHOLE, &done);
+        let rest = jobs(&Connect4, &p, 2, 7, Shard::WHOLE, Colours::Swapped, &done);
         assert_eq!(rest.len(), 10);
         assert!(rest.iter().all(|j| (j.pairing, j.pair) != (0, 0)));
     }
@@ -469,13 +511,29 @@ mod tests {
             let p = mode.pairings(n);
             for seed in [0, 7, u64::MAX] {
                 for pairs in [1, 5, 13] {
-                    let full = jobs(&Connect4, &p, pairs, seed, Shard::WHOLE, &HashSet::new());
+                    let full = jobs(
+                        &Connect4,
+                        &p,
+                        pairs,
+                        seed,
+                        Shard::WHOLE,
+                        Colours::Swapped,
+                        &HashSet::new(),
+                    );
                     assert_eq!(full.len(), p.len() * 2 * pairs as usize);
                     for count in [1, 2, 3, 4, 7, 40] {
                         let mut union = Vec::new();
                         for index in 1..=count {
                             let shard = Shard::new(index, count).unwrap();
-                            let part = jobs(&Connect4, &p, pairs, seed, shard, &HashSet::new());
+                            let part = jobs(
+                                &Connect4,
+                                &p,
+                                pairs,
+                                seed,
+                                shard,
+                                Colours::Swapped,
+                                &HashSet::new(),
+                            );
                             assert_eq!(
                                 part.len() as u64,
                                 shard_games(shard, p.len(), pairs),
@@ -521,13 +579,54 @@ mod tests {
     fn the_schedule_digest_names_seed_players_and_boards() {
         let e = entrants(&["a.so".into(), "b.so".into()]).unwrap();
         let p = Mode::Match.pairings(2);
-        let d = schedule_digest(Mode::Match, &e, &p, 4, 7);
+        let d = schedule_digest(Mode::Match, &e, &p, 4, 7, Colours::Swapped);
         assert_eq!(d.len(), 64);
-        assert_eq!(d, schedule_digest(Mode::Match, &e, &p, 4, 7));
-        assert_ne!(d, schedule_digest(Mode::Match, &e, &p, 4, 8));
-        assert_ne!(d, schedule_digest(Mode::Match, &e, &p, 5, 7));
+        assert_eq!(
+            d,
+            schedule_digest(Mode::Match, &e, &p, 4, 7, Colours::Swapped)
+        );
+        assert_ne!(
+            d,
+            schedule_digest(Mode::Match, &e, &p, 4, 8, Colours::Swapped)
+        );
+        assert_ne!(
+            d,
+            schedule_digest(Mode::Match, &e, &p, 5, 7, Colours::Swapped)
+        );
         let other = entrants(&["a.so".into(), "c.so".into()]).unwrap();
-        assert_ne!(d, schedule_digest(Mode::Match, &other, &p, 4, 7));
-        assert_ne!(d, schedule_digest(Mode::Gauntlet, &e, &p, 4, 7));
+        assert_ne!(
+            d,
+            schedule_digest(Mode::Match, &other, &p, 4, 7, Colours::Swapped)
+        );
+        assert_ne!(
+            d,
+            schedule_digest(Mode::Gauntlet, &e, &p, 4, 7, Colours::Swapped)
+        );
+    }
+
+    #[test]
+    fn fixed_colours_keep_each_player_s_colour_on_whole_boards() {
+        // Under --fixed-colours the pairing's `a` moves first in both games of every
+        // board; the boards, ids and shards are those of the swapped schedule.
+        let p = Mode::Gauntlet.pairings(3);
+        let none = HashSet::new();
+        let swapped = jobs(&Connect4, &p, 3, 7, Shard::WHOLE, Colours::Swapped, &none);
+        let fixed = jobs(&Connect4, &p, 3, 7, Shard::WHOLE, Colours::Fixed, &none);
+        assert_eq!(fixed.len(), swapped.len());
+        for (f, s) in fixed.iter().zip(&swapped) {
+            assert_eq!((f.id(), f.board_seed), (s.id(), s.board_seed));
+            let pairing = p[f.pairing];
+            assert_eq!((f.first, f.second), (pairing.a, pairing.b), "{}", f.id());
+        }
+        let shard = Shard::new(2, 3).unwrap();
+        let part = jobs(&Connect4, &p, 3, 7, shard, Colours::Fixed, &none);
+        assert_eq!(part.len() as u64, shard_games(shard, p.len(), 3));
+        // Fixed colours are another schedule: shards of the two never merge, and a
+        // swapped run keeps the digest it had before.
+        let e = entrants(&["a.so".into(), "b.so".into(), "c.so".into()]).unwrap();
+        let d = |c| schedule_digest(Mode::Gauntlet, &e, &p, 3, 7, c);
+        assert_ne!(d(Colours::Fixed), d(Colours::Swapped));
+        assert!(Colours::default().is_swapped());
+        assert_eq!(serde_json::to_string(&Colours::Fixed).unwrap(), "\"fixed\"");
     }
 }

@@ -18,7 +18,7 @@ use crate::players::{Lineup, Player};
 use crate::record::{GameRecord, GameResult, Observer, course_code, round_ms};
 use crate::referee::{self, Outcome};
 use crate::results;
-use crate::schedule::{self, Entrant, Job, Pairing, Shard};
+use crate::schedule::{self, Colours, Entrant, Job, Pairing, Shard};
 use crate::stats::{SprtDecision, SprtParams};
 
 /// How games are played.
@@ -43,6 +43,8 @@ pub struct Settings {
     pub sprt: Option<SprtParams>,
     /// The part of the schedule this run plays (`Shard::WHOLE` unless `--shard`).
     pub shard: Shard,
+    /// Colours swapped between a board's two games, or fixed (`--fixed-colours`).
+    pub colours: Colours,
 }
 
 /// What is left to play of a run.
@@ -77,6 +79,7 @@ impl<G: Game> Plan<G> {
                 settings.pairs,
                 settings.seed,
                 settings.shard,
+                settings.colours,
                 &done,
             )
         };
@@ -347,6 +350,7 @@ mod tests {
             pairs: 2,
             sprt: None,
             shard: Shard::WHOLE,
+            colours: Colours::Swapped,
         };
         let pairings = Mode::RoundRobin.pairings(3);
         let plan = Plan::new(&Connect4, &pairings, &settings, Vec::new());
@@ -396,6 +400,7 @@ mod tests {
             pairs: 500,
             sprt: Some(crate::stats::parse_sprt("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap()),
             shard: Shard::WHOLE,
+            colours: Colours::Swapped,
         };
         let pairings = Mode::Match.pairings(2);
         let plan = Plan::new(&Connect4, &pairings, &settings, Vec::new());
@@ -435,6 +440,7 @@ mod tests {
             pairs: 50,
             sprt: None,
             shard: Shard::WHOLE,
+            colours: Colours::Swapped,
         };
         let pairings = Mode::Match.pairings(2);
         let plan = Plan::new(&Connect4, &pairings, &settings, Vec::new());

@@ -20,7 +20,7 @@ use crate::record::{GameLog, GameRecord, Observer};
 use crate::report::html;
 use crate::results::{self, SprtReading};
 use crate::run_dir::{PlayerFile, RunDir, RunInfo};
-use crate::schedule::{self, Entrant, Mode, Shard};
+use crate::schedule::{self, Colours, Entrant, Mode, Shard};
 use crate::tournament::{self, Plan, Settings};
 
 /// Each player's captured stderr is cut at this many bytes per series.
@@ -156,6 +156,7 @@ fn run_info(
             &pairings,
             plan.pairs,
             plan.seed,
+            Colours::Swapped,
         )),
         shard: None,
         merged: None,
@@ -163,6 +164,7 @@ fn run_info(
         rule: None,
         go: None,
         clock: None,
+        colours: Colours::Swapped,
     };
     info.set_game(crate::games::GameKind::Connect4);
     Ok(info)
@@ -195,6 +197,7 @@ fn tournament_settings(plan: &SeriesPlan, move_limit: Duration) -> Settings {
         pairs: plan.pairs,
         sprt: None,
         shard: Shard::WHOLE,
+        colours: Colours::Swapped,
     }
 }
 

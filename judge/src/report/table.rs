@@ -133,6 +133,22 @@ fn render_crosstable(out: &mut String, c: &Crosstable, width: usize) {
 fn render_pairings(out: &mut String, s: &Summary) {
     let _ = writeln!(out);
     for p in &s.pairings {
+        if p.fixed_colours {
+            // No board was played in both colours: the games' figures, and no pairs.
+            let _ = writeln!(
+                out,
+                "{} vs {}: {}-{}-{}  Elo {}  LOS {:.2}  colours fixed ({} first in every game): no pentanomial pairs",
+                p.a,
+                p.b,
+                p.wdl.wins,
+                p.wdl.draws,
+                p.wdl.losses,
+                p.elo.display(),
+                p.los,
+                p.a
+            );
+            continue;
+        }
         let _ = writeln!(
             out,
             "{} vs {}: {}-{}-{}  Elo {}  pentanomial [0, ½, 1, 1½, 2] = {:?}  Elo {}  nElo {}  LOS {:.2}",
