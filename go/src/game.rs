@@ -126,7 +126,8 @@ impl Game {
         self.komi = komi;
     }
 
-    /// The side to move: the opponent of the last mover (White after a handicap).
+    /// The side to move: the opponent of the last mover (White after a handicap); after a
+    /// resignation, still the side that resigned.
     #[inline]
     pub fn to_move(&self) -> Color {
         self.to_move
@@ -225,7 +226,11 @@ impl Game {
         self.moves.push((color, mv));
         self.positions.push(self.board.hash());
         self.captured.push(captured);
-        self.to_move = color.opponent();
+        // A resignation ends the game; it is nobody else's turn (an `undo` takes it back
+        // with the same side to move).
+        if mv != Move::Resign {
+            self.to_move = color.opponent();
+        }
         Ok(captured)
     }
 
@@ -442,6 +447,11 @@ mod tests {
         );
         assert_eq!(g.to_move(), White);
         g.play(White, Move::Resign).unwrap();
+        assert_eq!(
+            g.to_move(),
+            White,
+            "a resignation passes the turn to nobody"
+        );
         assert!(g.is_over());
         assert_eq!(g.play(Black, Move::Pass), Err(IllegalMove::GameOver));
     }

@@ -178,6 +178,12 @@ impl Player {
     /// Chooses a move for `color` within the clock's budget, and plays it unless `kind` is
     /// [`Generate::Regression`].
     pub fn genmove(&mut self, color: Color, kind: Generate) -> Move {
+        // After a resignation the controller wants the game to go on: take it back (with
+        // its comment) before searching. `reg_genmove` keeps it (the engine searches the
+        // position before it).
+        if kind != Generate::Regression && self.engine.game().resigned().is_some() {
+            self.undo().expect("a resignation is a move to take back");
+        }
         let game = self.engine.game();
         let budget = self.clock.budget(color, game.size(), game.moves().len());
         let played_before = game.moves().len();

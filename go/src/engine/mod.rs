@@ -153,30 +153,46 @@ impl Engine {
     }
 
     /// Chooses a move for `color` within `limits` and plays it (GTP `genmove`). After a
-    /// resignation it answers a pass and changes nothing.
+    /// resignation the controller wants the game to go on: the resignation is taken back
+    /// first (as `undo` would) and the position searched.
     pub fn genmove(&mut self, color: Color, limits: &Limits) -> Move {
+        self.withdraw_resignation();
         let mv = self.think(color, limits, false);
         self.commit(color, mv);
         mv
     }
 
-    /// Plays the search's answer unless the game is already over.
-    fn commit(&mut self, color: Color, mv: Move) {
-        if self.game.resigned().is_none() {
-            self.game
-                .play(color, mv)
-                .expect("the search plays legal moves");
-        }
+    /// Takes back the last move if it is a resignation; returns it if so.
+    fn withdraw_resignation(&mut self) -> Option<(Color, Move)> {
+        self.game.resigned()?;
+        Some(self.undo().expect("a resignation is a move to take back"))
     }
 
-    /// Chooses a move for `color` without playing it (GTP `reg_genmove`).
+    /// Plays the search's answer.
+    fn commit(&mut self, color: Color, mv: Move) {
+        self.game
+            .play(color, mv)
+            .expect("the search plays legal moves");
+    }
+
+    /// Chooses a move for `color` without playing it (GTP `reg_genmove`). After a
+    /// resignation the position before it is searched, and the resignation kept.
     pub fn reg_genmove(&mut self, color: Color, limits: &Limits) -> Move {
-        self.think(color, limits, false)
+        let withdrawn = self.withdraw_resignation();
+        let mv = self.think(color, limits, false);
+        if let Some((resigner, resign)) = withdrawn {
+            self.game
+                .play(resigner, resign)
+                .expect("the resignation was legal");
+            self.forget_tree();
+        }
+        mv
     }
 
     /// Like [`Engine::genmove`], but never passes while the opponent has dead stones on the
     /// board (KGS's `kgs-genmove_cleanup`), and never resigns.
     pub fn genmove_cleanup(&mut self, color: Color, limits: &Limits) -> Move {
+        self.withdraw_resignation();
         let mv = self.think(color, limits, true);
         self.commit(color, mv);
         mv

@@ -252,11 +252,32 @@ fn a_deadline_stops_the_search() {
 }
 
 #[test]
-fn genmove_after_a_resignation_changes_nothing() {
+fn a_resignation_keeps_the_side_to_move_and_genmove_takes_it_back() {
     let mut e = engine(5, 0.5, 12);
-    e.play(Black, Move::Resign).unwrap();
-    assert_eq!(e.genmove(White, &Limits::playouts(10)), Move::Pass);
+    e.play(Black, Move::Play(Point::new(2, 2))).unwrap();
+    e.play(White, Move::Resign).unwrap();
+    assert_eq!(
+        e.game().to_move(),
+        White,
+        "nobody moves after a resignation"
+    );
+    assert_eq!(e.game().resigned(), Some(White));
+    // reg_genmove searches the position and keeps the resignation.
+    let mv = e.reg_genmove(White, &Limits::playouts(50));
+    assert!(matches!(mv, Move::Play(_)), "{mv:?}");
+    assert_eq!(e.game().resigned(), Some(White));
+    // undo takes back the resignation alone.
+    e.undo().unwrap();
     assert_eq!(e.moves().len(), 1);
+    assert_eq!(e.game().to_move(), White);
+    e.play(White, Move::Resign).unwrap();
+    // genmove takes it back too and plays a searched move, not a blind pass.
+    let mv = e.genmove(White, &Limits::playouts(50));
+    assert!(matches!(mv, Move::Play(_)), "{mv:?}");
+    assert_eq!(e.game().resigned(), None);
+    assert_eq!(e.moves().len(), 2);
+    assert_eq!(e.moves()[1], (White, mv));
+    assert_eq!(e.game().to_move(), Black);
 }
 
 #[test]

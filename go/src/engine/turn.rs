@@ -26,9 +26,6 @@ impl Engine {
     /// before passing, resign a lost game (not when cleaning up).
     pub(super) fn think(&mut self, color: Color, limits: &Limits, cleanup: bool) -> Move {
         self.stats = None;
-        if self.game.resigned().is_some() {
-            return Move::Pass;
-        }
         // The opponent passed and the board as it stands wins: end the game, unless the
         // opponent's dead stones are still on the board. Scored as it stands (Tromp-Taylor,
         // as the judge and CGOS score), a dead stone is the opponent's point: capture first.

@@ -515,6 +515,27 @@ mod tests {
     }
 
     #[test]
+    fn after_a_resignation_undo_and_genmove_take_it_back() {
+        let mut s = session();
+        ask(&mut s, "boardsize 5").unwrap();
+        ask(&mut s, "play b c3").unwrap();
+        // As if `genmove w` had answered `resign`.
+        s.player.play(Color::White, Move::Resign).unwrap();
+        assert!(ask(&mut s, "showboard").unwrap().contains("white to move"));
+        assert!(s.player.record().to_sgf().contains("RE[B+R]"));
+        ask(&mut s, "undo").unwrap();
+        assert_eq!(s.player.engine().moves().len(), 1);
+        assert!(ask(&mut s, "showboard").unwrap().contains("white to move"));
+        s.player.play(Color::White, Move::Resign).unwrap();
+        let reply = ask(&mut s, "genmove w").unwrap();
+        assert_ne!(reply, "pass");
+        let moves = s.player.engine().moves();
+        assert_eq!(moves.len(), 2, "the resignation was taken back");
+        assert_eq!(format_vertex(moves[1].1, 5), reply);
+        assert_eq!(s.player.comments().len(), 2);
+    }
+
+    #[test]
     fn showboard_labels_rows_from_the_bottom() {
         let mut s = session();
         ask(&mut s, "boardsize 5").unwrap();
