@@ -37,7 +37,8 @@ pub struct TournamentOptions {
     pub mode: Mode,
     /// The players as given (`LIB.so`, `LIB.so@KEY=VALUE,...`), pools already expanded.
     pub players: Vec<PathBuf>,
-    /// Boards per pairing; each board is played twice, colours swapped.
+    /// Boards per pairing; each board is played twice, colours swapped (unless `colours`
+    /// are fixed).
     pub pairs: u32,
     /// Seed for the boards (default: from the clock, printed and recorded).
     pub seed: Option<u64>,
@@ -272,11 +273,7 @@ fn resumed_run<G: Game>(
         bail!(
             "--resume {}: that run was played with colours {}; {} --fixed-colours",
             root.display(),
-            if info.colours.is_swapped() {
-                "swapped"
-            } else {
-                "fixed"
-            },
+            info.colours.name(),
             if info.colours.is_swapped() {
                 "drop"
             } else {

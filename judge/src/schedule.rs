@@ -145,6 +145,14 @@ impl Colours {
         *self == Colours::Swapped
     }
 
+    /// `swapped` or `fixed`, as run.json records it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Colours::Swapped => "swapped",
+            Colours::Fixed => "fixed",
+        }
+    }
+
     /// The two games of a board of pairing `p`: (game number, first mover, second mover).
     pub fn games(self, p: Pairing) -> [(u8, usize, usize); 2] {
         match self {

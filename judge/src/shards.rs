@@ -298,6 +298,13 @@ fn check_same_schedule<G: Game>(a: &Part<G>, b: &Part<G>) -> Result<()> {
             ia.game()?.title()
         );
     }
+    if ia.colours != ib.colours {
+        bail!(
+            "{db} was played with colours {} and {da} with colours {}: shards with other colours (--fixed-colours) are not part of this run",
+            ib.colours.name(),
+            ia.colours.name()
+        );
+    }
     if ia.schedule_sha256 != ib.schedule_sha256 {
         bail!(
             "{db} and {da} have different schedules (mode, players or --pairs differ): {} `{}` {:?} vs {} `{}` {:?}",

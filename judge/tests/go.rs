@@ -544,3 +544,93 @@ fn shards_of_a_go_run_merge_with_their_sgf_unless_the_rules_or_clocks_differ() {
     );
     assert!(err.contains("(clock 60 s main time, absolute)"), "{err}");
 }
+
+/// `--fixed-colours` (issue 49 item 8): a handicap match where the first player is Black,
+/// taking the stones, in every game; run.json records it, the table says no pairs were
+/// formed, a resume must repeat it, `--sprt` is refused with it, and a shard with fixed
+/// colours is no part of a run with colours swapped.
+#[test]
+fn fixed_colours_keep_the_first_player_black_in_every_handicap_game() {
+    let dir = common::copied_scripts("go");
+    let out = tempfile::tempdir().unwrap();
+    let (black, white) = (fixture(dir.path(), "pass"), fixture(dir.path(), "pass"));
+    let run = out.path().join("fixed").display().to_string();
+    let command = |extra: &[&str]| {
+        let mut args = vec!["match", "--game", "go", "--handicap", "2", "--komi", "0.5"];
+        args.extend([&black, &white, "--pairs", "2", "--seed", "5", "-q"]);
+        args.extend(extra);
+        common::judge_leaving_nothing(&args)
+    };
+    let text = ok(&command(&["--fixed-colours", "--out", &run]));
+    let logged = games(Path::new(&run));
+    assert_eq!(logged.len(), 4);
+    let names: Vec<&str> = logged
+        .iter()
+        .map(|g| g["first"].as_str().unwrap())
+        .collect();
+    assert!(names.iter().all(|n| *n == names[0]), "{names:?}");
+    for g in &logged {
+        // Both pass: Black's two stones own the board.
+        assert_eq!(g["board"]["handicap"], 2, "{g}");
+        assert!(g["detail"].as_str().unwrap().starts_with("B+"), "{g}");
+    }
+    assert!(
+        text.contains("4-0-0") && text.contains("first in every game): no pentanomial pairs"),
+        "{text}"
+    );
+    let info = std::fs::read_to_string(Path::new(&run).join("run.json")).unwrap();
+    assert!(info.contains(r#""colours": "fixed""#), "{info}");
+    let summary: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(&run).join("summary.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(summary["pairings"][0]["fixed_colours"], true);
+    assert_eq!(
+        summary["pairings"][0]["penta"],
+        serde_json::json!([0, 0, 0, 0, 0])
+    );
+    // A resume keeps the colours: without the option it is refused, with it nothing is
+    // left to play.
+    let refused = command(&["--resume", &run]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(
+        err.contains("that run was played with colours fixed; give --fixed-colours"),
+        "{err}"
+    );
+    let resumed = command(&["--fixed-colours", "--resume", &run]);
+    let err = String::from_utf8_lossy(&resumed.stderr);
+    assert!(err.contains("0 games to play (4 already logged)"), "{err}");
+    ok(&resumed);
+    // No SPRT without pairs.
+    let sprt = common::judge_leaving_nothing([
+        "match",
+        "--game",
+        "go",
+        &black,
+        &white,
+        "--fixed-colours",
+        "--sprt",
+        "elo0=0",
+        "elo1=10",
+        "alpha=0.05",
+        "beta=0.05",
+    ]);
+    let err = String::from_utf8_lossy(&sprt.stderr);
+    assert!(!sprt.status.success());
+    assert!(err.contains("which --fixed-colours does not form"), "{err}");
+    // Shards: fixed colours and swapped ones are parts of different runs.
+    let shard = |name: &str, extra: &[&str]| {
+        let target = out.path().join(name).display().to_string();
+        let mut args = vec!["--shard", name, "--out", &target];
+        args.extend(extra);
+        ok(&command(&args));
+        target
+    };
+    let (one, two) = (shard("1/2", &["--fixed-colours"]), shard("2/2", &[]));
+    let merged = out.path().join("merged").display().to_string();
+    let refused = common::judge_leaving_nothing(["merge", &one, &two, "--out", &merged]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(err.contains("with colours swapped and"), "{err}");
+}
