@@ -48,6 +48,23 @@ pub struct Player {
     log: bool,
     /// Playouts per generated move instead of the clock ([`Settings::playouts`]).
     playouts: Option<u64>,
+    /// The root's game information of a loaded SGF file that the game itself does not
+    /// keep, written back by [`Player::record`] until the next new game.
+    loaded: LoadedInfo,
+}
+
+/// What `loadsgf` read from a file's root that [`Game`] has no place for.
+#[derive(Clone, Debug, Default)]
+struct LoadedInfo {
+    /// The root comment (`C`).
+    comment: Option<String>,
+    /// The game's name (`GN`).
+    game_name: Option<String>,
+    /// The date (`DT`).
+    date: Option<String>,
+    /// `HA`: kept when the setup is not plain handicap stones (`AW` too, say), which the
+    /// game then holds as setup stones of no handicap.
+    handicap: usize,
 }
 
 /// The search statistics of a move as its SGF comment: playouts, win rate, visits and the
@@ -90,6 +107,7 @@ impl Player {
             sgf_stats: settings.sgf_stats,
             log: settings.log,
             playouts: settings.playouts,
+            loaded: LoadedInfo::default(),
         })
     }
 
@@ -123,6 +141,7 @@ impl Player {
     fn new_game(&mut self) {
         self.comments.clear();
         self.names = [None, None];
+        self.loaded = LoadedInfo::default();
         self.clock.restart();
     }
 
@@ -256,7 +275,13 @@ impl Player {
         let game = self.engine.game();
         let mut record = GameRecord::new(game.size());
         record.komi = Some(game.komi());
-        record.handicap = game.handicap();
+        record.handicap = match game.handicap() {
+            0 => self.loaded.handicap,
+            n => n,
+        };
+        record.comment = self.loaded.comment.clone();
+        record.game_name = self.loaded.game_name.clone();
+        record.date = self.loaded.date.clone();
         record.setup = game.setup().to_vec();
         if !record.setup.is_empty() {
             record.to_play = Some(game.moves().first().map_or(game.to_move(), |m| m.0));
@@ -310,6 +335,12 @@ impl Player {
             .map(|m| m.comment.clone())
             .collect();
         self.names = [record.black_player.clone(), record.white_player.clone()];
+        self.loaded = LoadedInfo {
+            comment: record.comment.clone(),
+            game_name: record.game_name.clone(),
+            date: record.date.clone(),
+            handicap: record.handicap,
+        };
         Ok(())
     }
 

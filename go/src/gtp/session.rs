@@ -536,6 +536,35 @@ mod tests {
     }
 
     #[test]
+    fn printsgf_after_loadsgf_keeps_the_root_information() {
+        let dir = std::env::temp_dir().join(format!("go-engine-root-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("root.sgf");
+        let sgf = "(;GM[1]FF[4]SZ[9]KM[0.5]HA[2]GN[Club final]DT[2026-11-27]\
+                   C[Black takes two \\] stones]AB[cc][gg]AW[ee];W[dd]C[first])";
+        std::fs::write(&path, sgf).unwrap();
+        let mut s = session();
+        let reply = ask(&mut s, &format!("loadsgf {}", path.display()));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(reply, Ok("black".into()));
+        let text = ask(&mut s, "printsgf").unwrap();
+        for property in [
+            "HA[2]",
+            "GN[Club final]",
+            "DT[2026-11-27]",
+            "C[Black takes two \\] stones]",
+            "AW[ee]",
+            ";W[dd]C[first]",
+        ] {
+            assert!(text.contains(property), "{property} in {text}");
+        }
+        // A new game forgets them.
+        ask(&mut s, "clear_board").unwrap();
+        let text = ask(&mut s, "printsgf").unwrap();
+        assert!(!text.contains("GN[") && !text.contains("HA["), "{text}");
+    }
+
+    #[test]
     fn showboard_labels_rows_from_the_bottom() {
         let mut s = session();
         ask(&mut s, "boardsize 5").unwrap();

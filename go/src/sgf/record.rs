@@ -3,7 +3,8 @@
 //! The Go properties are those of the FF\[4\] Go page (<https://red-bean.com/sgf/go.html>)
 //! and the general property list (<https://red-bean.com/sgf/properties.html>):
 //! - root: `GM[1]` (Go; another game is refused), `SZ` (a Number, or `n:n`; 2..=25 here,
-//!   19 when absent), `KM` (Real), `HA` (Number), `RE`, `PB`, `PW`, `DT`, `RU` (SimpleText);
+//!   19 when absent), `KM` (Real), `HA` (Number), `RE`, `PB`, `PW`, `DT`, `RU`, `GN`
+//!   (SimpleText), `C` (Text);
 //! - setup: `AB`, `AW`, `AE` (lists of points, compressed `aa:cc` rectangles allowed), `PL`;
 //!   accepted in the nodes before the first move, refused after it; one point in both `AB`
 //!   and `AW` of one node (`AB[ee]AW[ee]`) is refused, as FF\[4\] forbids it (an `AE` that
@@ -62,6 +63,8 @@ pub struct GameRecord {
     pub rules: Option<String>,
     /// The root comment (`C`).
     pub comment: Option<String>,
+    /// The game's name (`GN`).
+    pub game_name: Option<String>,
 }
 
 /// Why an SGF text is not a Go game this engine can play.
@@ -240,6 +243,7 @@ impl GameRecord {
             date: None,
             rules: None,
             comment: None,
+            game_name: None,
         }
     }
 
@@ -293,6 +297,7 @@ impl GameRecord {
         game.white_player = text("PW");
         game.date = text("DT");
         game.rules = text("RU");
+        game.game_name = text("GN");
         game.comment = root.value("C").map(Value::text);
         Ok(game)
     }
@@ -396,6 +401,7 @@ impl GameRecord {
             .clone()
             .or_else(|| resigned.map(|m| format!("{}+R", color_letter(m.color.opponent()))));
         let info = [
+            ("GN", &self.game_name),
             ("RU", &self.rules),
             ("PB", &self.black_player),
             ("PW", &self.white_player),
@@ -599,6 +605,8 @@ mod tests {
         game.white_player = Some("go-engine".into());
         game.date = Some("2024-05-01".into());
         game.rules = Some("Chinese".into());
+        game.game_name = Some("a [named] game".into());
+        game.comment = Some("root\ncomment".into());
         game.moves = vec![
             RecordedMove {
                 color: Color::White,
