@@ -14,6 +14,7 @@ use crate::point::{Color, Move, Point};
 use crate::search::{Limits, SearchStats};
 use crate::settings::Settings;
 use crate::sgf::record::{GameRecord, RecordedMove};
+use crate::sgf::{GameTree, write_tree};
 use crate::status::score_text;
 
 /// Our name in SGF files (`PB`/`PW` of the colours we played).
@@ -62,6 +63,9 @@ struct LoadedInfo {
     game_name: Option<String>,
     /// The date (`DT`).
     date: Option<String>,
+    /// The file's game tree and its main line's moves: its variations are written back
+    /// where the game still follows the file.
+    tree: Option<(GameTree, Vec<(Color, Move)>)>,
     /// `HA`: kept when the setup is not plain handicap stones (`AW` too, say), which the
     /// game then holds as setup stones of no handicap.
     handicap: usize,
@@ -340,6 +344,7 @@ impl Player {
             game_name: record.game_name.clone(),
             date: record.date.clone(),
             handicap: record.handicap,
+            tree: None,
         };
         Ok(())
     }
@@ -355,8 +360,52 @@ impl Player {
         if bytes.len() as u64 > MAX_SGF_BYTES {
             return Err(format!("{path}: larger than {MAX_SGF_BYTES} bytes"));
         }
-        let record = GameRecord::from_sgf(&bytes).map_err(|e| e.to_string())?;
-        self.load(&record, moves)
+        let trees = crate::sgf::parse(&bytes).map_err(|e| e.to_string())?;
+        let record = GameRecord::from_tree(&trees[0]).map_err(|e| e.to_string())?;
+        self.load(&record, moves)?;
+        let tree = trees
+            .into_iter()
+            .next()
+            .expect("a collection has a game tree");
+        self.loaded.tree = Some((tree, record.move_list()));
+        Ok(())
+    }
+
+    /// The game as SGF text (GTP `printsgf`): [`Player::record`], with the variations of a
+    /// file loaded by [`Player::load_file`] where the game still follows the file's main
+    /// line: each branches after the same moves as in the file, after the game's own move;
+    /// where the game left the file's main line, the file's line from there is one more
+    /// variation. A variation whose branch point is the game's last position is left out
+    /// (it would become the main line).
+    pub fn sgf(&mut self) -> String {
+        let mut tree = self.record().to_tree();
+        if let Some((file, file_moves)) = &self.loaded.tree {
+            let game_moves = self.engine.game().moves();
+            let written = tree.main_line();
+            let mut played = 0;
+            for id in file.main_line() {
+                if file.node(id).get("B").is_some() || file.node(id).get("W").is_some() {
+                    played += 1;
+                }
+                // The game's own next move must be written, to stay the main line.
+                let follows = written.len() > played + 1
+                    && game_moves.len() >= played
+                    && file_moves.len() >= played
+                    && game_moves[..played] == file_moves[..played];
+                if !follows {
+                    break;
+                }
+                // Where the game leaves the file, the file's own line is a variation too.
+                let diverges = file_moves.get(played) != game_moves.get(played);
+                for &variation in file.children(id).iter().skip(usize::from(!diverges)) {
+                    tree.graft(written[played], file, variation);
+                }
+                if diverges {
+                    break;
+                }
+            }
+        }
+        write_tree(&tree)
     }
 }
 

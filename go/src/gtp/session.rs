@@ -291,7 +291,7 @@ impl Session {
     /// `printsgf [filename]`: the game as SGF, answered or written to the file.
     fn printsgf(&mut self, args: &[String]) -> Reply {
         arity(args, 0..=1, "printsgf [filename]")?;
-        let text = self.player.record().to_sgf();
+        let text = self.player.sgf();
         match args.first() {
             None => Ok(text),
             Some(path) => std::fs::write(path, text)
@@ -562,6 +562,42 @@ mod tests {
         ask(&mut s, "clear_board").unwrap();
         let text = ask(&mut s, "printsgf").unwrap();
         assert!(!text.contains("GN[") && !text.contains("HA["), "{text}");
+    }
+
+    #[test]
+    fn printsgf_after_loadsgf_keeps_the_variations_the_game_still_follows() {
+        let dir = std::env::temp_dir().join(format!("go-engine-vars-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("vars.sgf");
+        let sgf = "(;GM[1]FF[4]SZ[9](;B[ee];W[cc](;B[gg];W[dd])(;B[gc]C[idea]))\
+                   (;B[dd];W[ff]))";
+        std::fs::write(&path, sgf).unwrap();
+        let mut s = session();
+        let reply = ask(&mut s, &format!("loadsgf {}", path.display()));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(reply, Ok("black".into()));
+        let compact = |s: &mut Session| {
+            let text = ask(s, "printsgf").unwrap();
+            let start = text.find("\n").unwrap();
+            text[start..].replace('\n', "")
+        };
+        assert_eq!(
+            compact(&mut s),
+            "(;B[ee];W[cc](;B[gg];W[dd])(;B[gc]C[idea]))(;B[dd];W[ff]))"
+        );
+        // The game leaves the file after its second move: the file's line from there is a
+        // variation beside the file's own.
+        for _ in 0..2 {
+            ask(&mut s, "undo").unwrap();
+        }
+        ask(&mut s, "play b c3").unwrap();
+        assert_eq!(
+            compact(&mut s),
+            "(;B[ee];W[cc](;B[cg])(;B[gg];W[dd])(;B[gc]C[idea]))(;B[dd];W[ff]))"
+        );
+        // Cut before the branch point's next move: the variations there are left out.
+        ask(&mut s, "undo").unwrap();
+        assert_eq!(compact(&mut s), "(;B[ee];W[cc])(;B[dd];W[ff]))");
     }
 
     #[test]

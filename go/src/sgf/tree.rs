@@ -136,6 +136,22 @@ impl GameTree {
         id
     }
 
+    /// Copies the subtree of `from` rooted at `subtree` as the last child of `parent`
+    /// (without recursion); returns the copy's id. The copied nodes come after the
+    /// existing ones, so the ids are no longer in pre-order; a tree written and read again
+    /// numbers them afresh.
+    pub fn graft(&mut self, parent: NodeId, from: &GameTree, subtree: NodeId) -> NodeId {
+        let top = self.add_child(parent, from.node(subtree).clone());
+        let mut stack = vec![(subtree, top)];
+        while let Some((source, copy)) = stack.pop() {
+            for &child in from.children(source) {
+                let id = self.add_child(copy, from.node(child).clone());
+                stack.push((child, id));
+            }
+        }
+        top
+    }
+
     /// The main line: the root, its first child, that node's first child, and so on.
     pub fn main_line(&self) -> Vec<NodeId> {
         let mut line = vec![self.root()];
