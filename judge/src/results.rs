@@ -422,8 +422,20 @@ pub fn of_runs<G: Game>(dirs: &[RunDir]) -> Result<(Summary, Vec<u64>)> {
     // Pair numbers of a later run start after the last of the runs before it, so boards of
     // different runs never make one pair.
     let mut offset = 0u32;
+    // Runs with fixed colours and with colours swapped measure different things.
+    let mut colours = None;
     for dir in dirs {
         let info = dir.read_info()?;
+        let first_colours = *colours.get_or_insert(info.colours);
+        if info.colours != first_colours {
+            anyhow::bail!(
+                "{}: played with colours {}, {} with colours {} (--fixed-colours): not pooled",
+                dir.path().display(),
+                info.colours.name(),
+                dirs[0].path().display(),
+                first_colours.name()
+            );
+        }
         let entrants = entrants_of(&info)?;
         let names = |es: &[Entrant]| es.iter().map(|e| e.name.clone()).collect::<Vec<_>>();
         match &first {
@@ -981,6 +993,18 @@ mod tests {
         assert!(err.contains("board numbers too large to pool"), "{err}");
         dirs.reverse();
         assert!(of_runs::<Connect4>(&dirs).is_err());
+        // A run with fixed colours is not pooled with one whose colours swapped (the
+        // colours are read before the boards).
+        dirs.reverse();
+        let mut fixed = RunInfo::example(Mode::Match, &["a", "b"], None);
+        fixed.colours = schedule::Colours::Fixed;
+        dirs[1].write_info(&fixed).unwrap();
+        let err = of_runs::<Connect4>(&dirs).unwrap_err().to_string();
+        assert!(
+            err.contains("r1: played with colours fixed")
+                && err.contains("r0 with colours swapped"),
+            "{err}"
+        );
     }
 
     #[test]
