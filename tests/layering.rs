@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use testkit::source::{use_paths, without_comments};
 
 /// The top-level modules from the bottom up; a module may import its own layer and those
 /// below it. (`lib.rs` itself, which wires the exported symbols, is the top.)
@@ -46,45 +47,6 @@ fn modules() -> BTreeMap<String, String> {
     out
 }
 
-/// `code` without its comments (doc links name modules without importing them).
-fn without_comments(code: &str) -> String {
-    code.lines()
-        .map(|line| match line.find("//") {
-            Some(at) => &line[..at],
-            None => line,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The paths a `use` tree names, with braces expanded: `a::{b, c::{d}}` -> `a::b`, `a::c::d`.
-fn expand(tree: &str) -> Vec<String> {
-    let tree = tree.trim();
-    let Some(open) = tree.find('{') else {
-        return vec![tree.split(" as ").next().unwrap().trim().to_string()];
-    };
-    let (prefix, inner) = (&tree[..open], &tree[open + 1..tree.rfind('}').unwrap()]);
-    // Split the group at its top-level commas.
-    let (mut parts, mut depth, mut start) = (vec![], 0, 0);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(&inner[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(&inner[start..]);
-    parts
-        .into_iter()
-        .filter(|p| !p.trim().is_empty())
-        .flat_map(|p| expand(p).into_iter().map(|s| format!("{prefix}{s}")))
-        .collect()
-}
-
 /// The modules `code` (of module `module`) imports, among `known`.
 fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
     let mut paths = vec![];
@@ -95,7 +57,7 @@ fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<Strin
             .or_else(|| statement.strip_prefix("use "))
             .or_else(|| statement.strip_prefix("pub(crate) use "));
         if let Some(body) = body {
-            paths.extend(expand(
+            paths.extend(use_paths(
                 &body.split_whitespace().collect::<Vec<_>>().join(" "),
             ));
         }
@@ -224,15 +186,7 @@ fn the_checks_see_planted_faults() {
     );
     assert!(b.contains("search::a") && b.contains("session"));
     assert!(layer("session") > layer("search"));
-    assert_eq!(
-        expand("super::{a::{b, c as d}, e}"),
-        ["super::a::b", "super::a::c", "super::e"]
-    );
     // The real source names what this test expects to see.
-    assert_eq!(
-        without_comments("use a; // see crate::b\n//! crate::c"),
-        "use a; \n"
-    );
     let real = graph();
     assert!(real["search::strong"].contains("search::learned"));
     assert!(real["session"].contains("search::strong"));

@@ -13,6 +13,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use testkit::source::{use_paths, without_comments};
 
 /// The judge's top-level modules, layer by layer from the top down. A module may import
 /// its own group and any group of a layer below; groups side by side on one layer do not
@@ -85,42 +86,7 @@ fn modules() -> BTreeMap<String, String> {
 /// A file's code: what comes before its first `#[cfg(test)]`, without comments (doc links
 /// name modules without importing them).
 fn code_of(text: &str) -> String {
-    let code = text.split("#[cfg(test)]").next().unwrap();
-    code.lines()
-        .map(|line| match line.find("//") {
-            Some(at) => &line[..at],
-            None => line,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The paths a `use` tree names, with braces expanded: `a::{b, c::{d}}` -> `a::b`, `a::c::d`.
-fn expand(tree: &str) -> Vec<String> {
-    let tree = tree.trim();
-    let Some(open) = tree.find('{') else {
-        return vec![tree.split(" as ").next().unwrap().trim().to_string()];
-    };
-    let (prefix, inner) = (&tree[..open], &tree[open + 1..tree.rfind('}').unwrap()]);
-    // Split the group at its top-level commas.
-    let (mut parts, mut depth, mut start) = (vec![], 0, 0);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(&inner[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(&inner[start..]);
-    parts
-        .into_iter()
-        .filter(|p| !p.trim().is_empty())
-        .flat_map(|p| expand(p).into_iter().map(|s| format!("{prefix}{s}")))
-        .collect()
+    without_comments(text.split("#[cfg(test)]").next().unwrap())
 }
 
 /// The paths written inline in `code` that start at one of `roots` (`crate`, `super`, a
@@ -149,7 +115,7 @@ fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<Strin
             .iter()
             .find_map(|p| statement.strip_prefix(p));
         if let Some(body) = body {
-            paths.extend(expand(
+            paths.extend(use_paths(
                 &body.split_whitespace().collect::<Vec<_>>().join(" "),
             ));
         }
@@ -380,10 +346,6 @@ fn the_checks_see_planted_faults() {
         ["players::process::child"]
     );
     assert_eq!(imported("main", "gravity4_judge::record::x()"), ["record"]);
-    assert_eq!(
-        expand("super::{a::{b, c as d}, e}"),
-        ["super::a::b", "super::a::c", "super::e"]
-    );
     assert_eq!(code_of("use a; // see crate::b\n//! crate::c"), "use a; \n");
 
     // The real source, with one inline path planted in `run_dir` that names the game log

@@ -9,6 +9,7 @@
 //! - [`build`]: release builds of workspace packages a test needs (the course library, a
 //!   program), and the target directory the test binary runs from.
 //! - [`chromium`]: headless Chromium, to run the judge's pages.
+//! - [`source`]: Rust source read as text, for the layering tests.
 //!
 //! What only one crate's tests need stays in that crate's `tests/common`.
 
@@ -16,3 +17,4 @@ pub mod build;
 pub mod chromium;
 pub mod partner;
 pub mod process;
+pub mod source;
