@@ -418,19 +418,26 @@ fn host_command(
         .arg("--memory-limit-mb")
         .arg(config.memory_limit_mb.to_string())
         .arg("--parent-pid")
-        .arg(std::process::id().to_string())
-        .current_dir(scratch)
+        .arg(std::process::id().to_string());
+    isolate(&mut command, scratch, env);
+    command
+}
+
+/// Sets what every player's process gets, a library host or a program: the scratch
+/// directory `dir` as its working directory, the player's own settings `env`
+/// (`LIB.so@KEY=VALUE`, for this process only), a process group of its own (so a timeout
+/// kills whatever it forked too), and its stdin, stdout and stderr piped.
+fn isolate(command: &mut Command, dir: &Path, env: &[(String, String)]) {
+    command
+        .current_dir(dir)
         // Per-thread malloc arenas reserve 64 MiB of address space each and would eat
         // into RLIMIT_AS; one arena matches the course platform's single thread.
         .env("MALLOC_ARENA_MAX", "1")
-        // The player's own settings (`LIB.so@KEY=VALUE`), for this process only.
         .envs(env.iter().map(|(k, v)| (k, v)))
-        // Its own process group, so a timeout kills whatever the library forked too.
         .process_group(0)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    command
 }
 
 /// Gives the host the write end `fd` of the pipe for its library's stdout, at

@@ -11,13 +11,13 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{ChildStdin, ChildStdout, Command};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::child::set_limits;
-use super::{Leader, LogSink, ProcessSettings, scratch_dir, signals};
+use super::{Leader, LogSink, ProcessSettings, isolate, scratch_dir, signals};
 
 /// A running program player.
 pub struct Program {
@@ -101,17 +101,8 @@ impl Program {
         let memory_limit_mb = config.memory_limit_mb;
         let parent = std::process::id();
         let mut command = Command::new(&program);
-        command
-            .args(args.iter().map(|a| rooted_arg(a)))
-            .current_dir(scratch.path())
-            // As for library hosts: one malloc arena, so threads do not eat RLIMIT_AS.
-            .env("MALLOC_ARENA_MAX", "1")
-            .envs(env.iter().map(|(k, v)| (k, v)))
-            // Its own process group, so a timeout kills whatever the program forked too.
-            .process_group(0)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+        command.args(args.iter().map(|a| rooted_arg(a)));
+        isolate(&mut command, scratch.path(), env);
         // SAFETY: the closure runs in the forked child before exec and only makes raw
         // system calls (prctl, getppid, _exit, and setrlimit in `set_limits`), which are
         // async-signal-safe; it allocates nothing and touches no lock. The rlimit structs
