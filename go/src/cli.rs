@@ -1,5 +1,5 @@
 //! The command line of `go-engine`, with clap (derive) as the judge and `reversi` take
-//! theirs: one subcommand a mode (`gtp`, `gmp`, `bench`), `--help` and `--version` on each.
+//! theirs: one subcommand a mode (`gtp`, `gmp`, `bench`, `train`), `--help` and `--version` on each.
 //! The flags are read with the same [`Kind`]s as the `GO_*` variables
 //! ([`crate::settings`]), and override them: [`Cli::invocation`] lays the flags over the
 //! settings of the environment.
@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::model::train::TrainOptions;
 use crate::settings::{
     self, BENCH_SECONDS, DEFAULT_BENCH_SECONDS, GmpArgs, Invocation, Kind, Settings,
 };
@@ -21,10 +22,12 @@ Examples:
   go-engine gtp --move-ms 1000 --threads 2 --sgf-stats
   go-engine gmp --color white --size 9 --komi 5.5 -o game.sgf
   go-engine bench --seconds 4
+  go-engine train --out moves.bin records/ more-records/
 
 Environment (flags override): GO_MOVE_MS (default 5000), GO_THREADS (1), GO_SGF_STATS=1,
 GO_LOG=1; search knobs GO_POLICY=heavy|light, GO_RAVE=0|1, GO_RAVE_K, GO_UCT_C, GO_PRIOR,
-GO_RESIGN (0 never resigns), GO_REUSE=0|1, GO_MAX_NODES, GO_EXPAND (go/README.md).";
+GO_RESIGN (0 never resigns), GO_REUSE=0|1, GO_MAX_NODES, GO_EXPAND; the move model
+GO_MODEL=shipped|none|FILE, GO_MODEL_PRIOR, GO_WIDEN=0|1 (go/README.md).";
 
 /// A Monte-Carlo Go engine (UCT with RAVE and patterns) speaking GTP and GMP.
 #[derive(Parser, Debug)]
@@ -55,6 +58,9 @@ pub enum Mode {
     /// threads.
     #[command(after_help = AFTER_HELP)]
     Bench(BenchFlags),
+    /// Fit the move model to game records (MM, Coulom 2007) and write its weights; prints the
+    /// prediction rates on the held-back games of each source.
+    Train(TrainFlags),
 }
 
 /// The flags of the playing modes.
@@ -107,6 +113,30 @@ pub struct BenchFlags {
     pub threads: Option<usize>,
 }
 
+/// The flags of `go-engine train`.
+#[derive(Args, Clone, Debug)]
+pub struct TrainFlags {
+    /// Directories (searched recursively) or files of records: SGF, or Tygem's lines of
+    /// moves. Each is a source whose held-back games are measured apart.
+    #[arg(required = true, value_name = "RECORDS")]
+    pub sources: Vec<PathBuf>,
+    /// Where to write the weights.
+    #[arg(short, long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Hold back every N-th game of each source to measure the model (0: none).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub holdout: usize,
+    /// Read only the first N games of each source (held-back ones included).
+    #[arg(long, value_name = "N")]
+    pub max_games: Option<usize>,
+    /// A pattern enters the dictionary when played at least N times.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub min_count: u32,
+    /// MM sweeps over the feature groups.
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub sweeps: usize,
+}
+
 /// The value parser of a flag taking a `kind` of value.
 fn flag<T: Clone + Send + Sync + 'static>(
     kind: Kind<T>,
@@ -151,6 +181,16 @@ impl Cli {
                 };
                 Invocation::Bench(play.over(settings), bench.seconds)
             }
+            Mode::Train(train) => Invocation::Train(
+                TrainOptions {
+                    sources: train.sources,
+                    holdout: train.holdout,
+                    max_games: train.max_games,
+                    min_count: train.min_count,
+                    sweeps: train.sweeps,
+                },
+                train.out,
+            ),
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod engine;
 pub mod game;
 pub mod gmp;
 pub mod gtp;
+pub mod model;
 pub mod player;
 pub mod point;
 pub mod reference;

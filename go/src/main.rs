@@ -11,7 +11,9 @@ use clap::error::ErrorKind;
 use go_engine::bench::{self, BenchOptions};
 use go_engine::gmp::{GmpConfig, play_game};
 use go_engine::gtp::session::Session;
+use go_engine::model::{self, train::TrainOptions};
 use go_engine::player::Player;
+use std::path::Path;
 
 use go_engine::cli::{Cli, one_line};
 use go_engine::settings::{GmpArgs, Invocation, Settings};
@@ -60,6 +62,19 @@ fn bench(settings: &Settings, seconds: f64) -> Result<(), String> {
     bench::run(&options, &mut io::stdout().lock()).map_err(|e| format!("bench: {e}"))
 }
 
+fn train(options: &TrainOptions, out: &Path) -> Result<(), String> {
+    let (model, _) = model::train::train(options, &mut io::stderr().lock())?;
+    let bytes = model.to_bytes();
+    std::fs::write(out, &bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    eprintln!(
+        "go-engine: wrote {} ({} bytes, {} patterns)",
+        out.display(),
+        bytes.len(),
+        model.patterns()
+    );
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -86,6 +101,7 @@ fn main() -> ExitCode {
         Invocation::Gtp(settings) => gtp(&settings),
         Invocation::Gmp(settings, gmp_args) => gmp(&settings, &gmp_args),
         Invocation::Bench(settings, seconds) => bench(&settings, seconds),
+        Invocation::Train(options, out) => train(&options, &out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

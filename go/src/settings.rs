@@ -3,7 +3,8 @@
 //! error (the caller prints it and exits with status 2); nothing is read again later.
 //!
 //! The search's own variables (`GO_POLICY`, `GO_RAVE`, `GO_RAVE_K`, `GO_UCT_C`, `GO_PRIOR`,
-//! `GO_RESIGN`, `GO_REUSE`, `GO_MAX_NODES`, `GO_EXPAND`) are read here too, over the
+//! `GO_RESIGN`, `GO_REUSE`, `GO_MAX_NODES`, `GO_EXPAND`, `GO_MODEL`, `GO_MODEL_PRIOR`,
+//! `GO_WIDEN`) are read here too, over the
 //! constants of [`Config::default`], and checked, so that a typo is an error rather than a
 //! silent default. Each
 //! value a variable or a flag takes is a [`Kind`]: how its text is read and what it expects,
@@ -11,11 +12,13 @@
 //! other games' programs.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use envset::Kind;
 use envset::Vars;
 
+use crate::model::Model;
 use crate::point::{Color, MAX_SIZE, MIN_SIZE};
 use crate::search::Config;
 use crate::search::playout::Policy;
@@ -70,6 +73,8 @@ pub enum Invocation {
     /// Measure the speed ([`crate::bench`]): CPU seconds a line, and the settings (whose
     /// `--threads`, above 2, adds a search line with that many threads).
     Bench(Settings, f64),
+    /// Fit the move model ([`crate::model::train`]) and write it to the path.
+    Train(crate::model::train::TrainOptions, PathBuf),
 }
 
 /// A bad setting: the line to print.
@@ -183,6 +188,24 @@ pub const BENCH_SECONDS: Kind<f64> = Kind {
     },
 };
 
+/// The move model `GO_MODEL` names: unset or `shipped` for the weights inside the binary
+/// (checked here, so that a damaged binary says so at start), `none` for the hand-written
+/// knowledge, else a file of `go-engine train`'s.
+fn model(value: Option<String>) -> Result<Option<Arc<Model>>, SettingsError> {
+    let shipped = || {
+        crate::model::shipped()
+            .map(Some)
+            .map_err(|e| SettingsError(format!("the shipped move model: {e}")))
+    };
+    match value.as_deref().map(str::trim) {
+        None | Some("shipped") => shipped(),
+        Some("none") => Ok(None),
+        Some(path) => Model::load(Path::new(path))
+            .map(|m| Some(Arc::new(m)))
+            .map_err(|e| SettingsError(format!("GO_MODEL={path}: {e}"))),
+    }
+}
+
 impl Settings {
     /// The settings of the environment `var` describes (`var(name)` is the variable's value;
     /// an empty value counts as unset).
@@ -210,6 +233,9 @@ impl Settings {
         vars.set(&mut c.resign_threshold, "GO_RESIGN", RESIGN)?;
         vars.set(&mut c.max_nodes, "GO_MAX_NODES", MAX_NODES)?;
         vars.set(&mut c.expand_visits, "GO_EXPAND", EXPAND)?;
+        vars.set(&mut c.model_prior, "GO_MODEL_PRIOR", NON_NEGATIVE)?;
+        vars.set(&mut c.widening, "GO_WIDEN", SWITCH)?;
+        c.model = model(vars.text("GO_MODEL"))?;
         s.config = c;
         Ok(s)
     }
@@ -270,6 +296,30 @@ mod tests {
     }
 
     #[test]
+    fn the_move_model_is_shipped_none_or_a_file() {
+        assert!(env(&[]).unwrap().config.model.is_some());
+        assert!(
+            env(&[("GO_MODEL", "shipped")])
+                .unwrap()
+                .config
+                .model
+                .is_some()
+        );
+        assert!(env(&[("GO_MODEL", "none")]).unwrap().config.model.is_none());
+        let path = std::env::temp_dir().join(format!("go-model-{}.bin", std::process::id()));
+        std::fs::write(&path, crate::model::shipped().unwrap().to_bytes()).unwrap();
+        let s = env(&[("GO_MODEL", path.to_str().unwrap()), ("GO_WIDEN", "1")]).unwrap();
+        assert!(s.config.model.is_some() && s.config.widening);
+        std::fs::write(&path, b"GOMOVES\0 but damaged").unwrap();
+        let e = env(&[("GO_MODEL", path.to_str().unwrap())]).unwrap_err();
+        std::fs::remove_file(&path).unwrap();
+        assert!(
+            e.0.contains("damaged") || e.0.contains("not a go-engine move model"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn a_bad_variable_is_one_line_naming_it() {
         for (name, value) in [
             ("GO_MOVE_MS", "0"),
@@ -287,6 +337,9 @@ mod tests {
             ("GO_MAX_NODES", "10"),
             ("GO_EXPAND", "0"),
             ("GO_LOG", "on"),
+            ("GO_MODEL", "/no/such/model.bin"),
+            ("GO_MODEL_PRIOR", "-1"),
+            ("GO_WIDEN", "yes"),
         ] {
             let e = env(&[(name, value)]).unwrap_err();
             assert!(e.0.starts_with(&format!("{name}=")), "{e}");

@@ -10,11 +10,12 @@
 
 pub mod patterns;
 pub mod playout;
+pub mod prior;
 pub mod tree;
 pub mod uct;
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
@@ -22,6 +23,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::board::Board;
 use crate::game::Game;
+use crate::model::{Model, Recent};
 use crate::point::{Color, Move};
 use playout::Policy;
 use tree::{NodeId, PASS, ROOT, Tree};
@@ -44,6 +46,10 @@ pub const EXPLORATION: f32 = 0.0;
 /// each), 20 scored 24-16 against 10 with c = 0.1 and 24-16 against 10 with c = 0 (of 40).
 /// `GO_PRIOR` overrides it.
 pub const PRIOR_EVEN: f32 = 20.0;
+
+/// The move model's weight in the priors: a move of probability `p` gets `MODEL_PRIOR √p`
+/// virtual wins ([`prior`]). `GO_MODEL_PRIOR` overrides it.
+pub const MODEL_PRIOR: f32 = 40.0;
 
 /// Resign when the chosen move wins less often than this... (`GO_RESIGN`; 0 never resigns).
 pub const RESIGN_THRESHOLD: f64 = 0.1;
@@ -77,6 +83,13 @@ pub struct Config {
     pub exploration: f32,
     /// The even prior's virtual visits.
     pub prior_even: f32,
+    /// The move model behind the priors (`None`: hand-written knowledge).
+    pub model: Option<Arc<Model>>,
+    /// The model's weight in the priors.
+    pub model_prior: f32,
+    /// Progressive widening over the model's order of the children (with a model only: the
+    /// hand-written priors leave the children in the board's order).
+    pub widening: bool,
     /// Resignation threshold on the chosen move's win rate (0: never resign).
     pub resign_threshold: f64,
     /// Keep the subtree of the moves played between searches.
@@ -103,6 +116,12 @@ impl Default for Config {
             rave_equivalence: RAVE_EQUIVALENCE,
             exploration: EXPLORATION,
             prior_even: PRIOR_EVEN,
+            // The shipped weights are checked by a test and, with a clear error, at the
+            // program's start (crate::settings); a library user whose binary is broken gets
+            // the hand-written knowledge.
+            model: crate::model::shipped().ok(),
+            model_prior: MODEL_PRIOR,
+            widening: true,
             resign_threshold: RESIGN_THRESHOLD,
             reuse: true,
             max_nodes: MAX_NODES,
@@ -361,7 +380,15 @@ impl Search {
         if !kept_ok {
             self.tree.drop_children(ROOT);
             let mut nodes = Vec::new();
-            uct::children(game.board(), color, game.passes(), &self.config, &mut nodes);
+            let recent = recent_moves(game);
+            prior::children(
+                game.board(),
+                color,
+                game.passes(),
+                recent,
+                &self.config,
+                &mut nodes,
+            );
             nodes.retain(|n| legal(n.mv));
             if !self.tree.expand(ROOT, &nodes) {
                 self.tree.reset();
@@ -390,6 +417,7 @@ impl Search {
             to_move: color,
             passes: game.passes(),
             komi: game.komi(),
+            recent: recent_moves(game),
             config: &self.config,
         };
         let seeds: Vec<u64> = (0..threads).map(|_| rng.random()).collect();
@@ -430,4 +458,15 @@ fn to_move(board: &Board, mv: u16) -> Move {
     } else {
         Move::Play(board.point(usize::from(mv)))
     }
+}
+
+/// The game's last two moves as board indices, most recent first (`None`: a pass or none).
+fn recent_moves(game: &Game) -> Recent {
+    let mut recent = [None, None];
+    for (k, &(_, mv)) in game.moves().iter().rev().take(2).enumerate() {
+        if let Move::Play(p) = mv {
+            recent[k] = Some(game.board().index(p));
+        }
+    }
+    recent
 }

@@ -18,10 +18,11 @@ use std::sync::Mutex;
 use rand::rngs::SmallRng;
 
 use super::Config;
-use super::patterns;
-use super::playout::{self, Scratch, is_bad_self_atari};
+use super::playout::{self, Scratch};
+use super::prior;
 use super::tree::{Node, NodeId, PASS, ROOT, Tree};
-use crate::board::{Board, EMPTY, stone};
+use crate::board::Board;
+use crate::model::Recent;
 use crate::point::Color;
 
 /// A leaf is expanded when an iteration reaches it with this many visits behind it (its first
@@ -41,6 +42,8 @@ pub struct Context<'a> {
     pub passes: u32,
     /// Komi.
     pub komi: f64,
+    /// The two moves before the root, most recent first (`None`: a pass or nothing).
+    pub recent: Recent,
     /// The search's knobs.
     pub config: &'a Config,
 }
@@ -86,6 +89,7 @@ impl Worker {
         self.moves.clear();
         let mut color = ctx.to_move;
         let mut passes = ctx.passes;
+        let mut recent = ctx.recent;
         let mut terminal = false;
         {
             let mut guard = tree.lock().expect("a search thread panicked");
@@ -104,7 +108,8 @@ impl Worker {
                     // The children's priors are board work: computed without the lock, then
                     // added unless another thread expanded the node meanwhile.
                     drop(guard);
-                    children(&self.scratch, color, passes, ctx.config, &mut self.nodes);
+                    let (board, config) = (&self.scratch, ctx.config);
+                    prior::children(board, color, passes, recent, config, &mut self.nodes);
                     guard = tree.lock().expect("a search thread panicked");
                     if guard.node(id).child_count == 0 && !guard.expand(id, &self.nodes) {
                         break;
@@ -117,9 +122,11 @@ impl Worker {
                 if mv == PASS {
                     self.scratch.pass();
                     passes += 1;
+                    recent = [None, recent[0]];
                 } else {
                     self.scratch.play(color, usize::from(mv));
                     passes = 0;
+                    recent = [Some(usize::from(mv)), recent[0]];
                 }
                 self.moves.push((mv, color));
                 self.path.push(child);
@@ -211,8 +218,16 @@ fn select(tree: &Tree, id: NodeId, config: &Config) -> NodeId {
     let c = config.exploration;
     let mut best = ROOT;
     let mut best_value = f32::NEG_INFINITY;
-    for child in tree.children(id) {
+    let open = if config.widening && config.model.is_some() {
+        widening_limit(parent.visits)
+    } else {
+        usize::MAX
+    };
+    for (rank, child) in tree.children(id).enumerate() {
         let node = tree.node(child);
+        if rank >= open && node.mv != PASS {
+            continue;
+        }
         let n = node.visits as f32 + node.prior_visits;
         let q = if n > 0.0 {
             (node.wins + node.prior_wins) / n
@@ -237,102 +252,20 @@ fn select(tree: &Tree, id: NodeId, config: &Config) -> NodeId {
     best
 }
 
-/// Fills `out` with the children of a node where `color` moves on `board`: every legal move
-/// that does not fill the mover's own true eye, each with its prior, and a pass.
-pub fn children(board: &Board, color: Color, passes: u32, config: &Config, out: &mut Vec<Node>) {
-    out.clear();
-    let even = config.prior_even;
-    for &e in board.empties() {
-        let i = usize::from(e);
-        if !board.is_legal(color, i) || board.is_true_eye(color, i) {
-            continue;
-        }
-        let (n, w) = prior(board, color, i, even);
-        out.push(Node::new(e, n, w));
-    }
-    // A pass is worth trying when the opponent just passed (it ends the game) or nothing else
-    // is left; otherwise it starts as a near-certain loss so the search spends little on it.
-    let pass_wins = if passes > 0 || out.is_empty() {
-        0.5 * even
-    } else {
-        0.0
-    };
-    out.push(Node::new(PASS, even, pass_wins));
+/// Progressive widening (Coulom 2007, section 4.1; Chaslot et al.'s progressive unpruning):
+/// of a node's children, sorted by the model's probability, only the first
+/// `WIDEN_MIN + log_μ(1 + n / WIDEN_SCALE)` are open to selection after `n` visits (the pass
+/// always is), so the search spends its first visits on the moves the model likes.
+pub fn widening_limit(visits: u32) -> usize {
+    let extra = (1.0 + f64::from(visits) / WIDEN_SCALE).ln() / WIDEN_MU.ln();
+    WIDEN_MIN + extra as usize
 }
 
-/// The prior of `color` playing at `i`, as (virtual visits, virtual wins): an even prior of
-/// `even` visits at 50 %, plus knowledge in the manner of MoGo and Fuego: captures, atari
-/// escapes and 3x3 patterns are encouraged, self-ataris and the first two lines in an empty
-/// area discouraged, the third line in an empty area encouraged.
-fn prior(board: &Board, color: Color, i: usize, even: f32) -> (f32, f32) {
-    let mut n = even;
-    let mut w = 0.5 * even;
-    let mut bonus = |good: bool| {
-        n += even;
-        if good {
-            w += even;
-        }
-    };
-    let me = stone(color);
-    let opp = stone(color.opponent());
-    let mut captures = false;
-    let mut saves = false;
-    for nb in board.neighbors(i) {
-        let c = board.at(nb);
-        if c == opp && board.libs(nb) == 1 {
-            captures = true;
-        } else if c == me && board.libs(nb) == 1 {
-            saves = true;
-        }
-    }
-    if captures {
-        bonus(true);
-    }
-    let libs = board.libs_after(color, i, 3);
-    if saves && libs >= 2 {
-        bonus(true);
-    }
-    if libs <= 1 && !captures {
-        bonus(false);
-        if is_bad_self_atari(board, color, i) {
-            bonus(false);
-        }
-    }
-    if patterns::matches(board, i) {
-        bonus(true);
-    }
-    let size = board.size();
-    let p = board.point(i);
-    let line = usize::from(p.x.min(p.y)).min(size - 1 - usize::from(p.x.max(p.y))) + 1;
-    if size >= 9 && empty_around(board, i, 2) {
-        match line {
-            1 => {
-                bonus(false);
-                bonus(false);
-            }
-            2 => bonus(false),
-            3 => bonus(true),
-            _ => {}
-        }
-    }
-    (n, w)
-}
+/// Children open before any visit.
+const WIDEN_MIN: usize = 5;
 
-/// True when no stone lies within Manhattan distance `r` of `i`.
-fn empty_around(board: &Board, i: usize, r: i32) -> bool {
-    let p = board.point(i);
-    let size = board.size() as i32;
-    for dy in -r..=r {
-        let span = r - dy.abs();
-        for dx in -span..=span {
-            let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
-            if (0..size).contains(&x) && (0..size).contains(&y) {
-                let j = board.index(crate::point::Point::new(x as usize, y as usize));
-                if board.at(j) != EMPTY {
-                    return false;
-                }
-            }
-        }
-    }
-    true
-}
+/// Visits at which the first extra child opens (about).
+const WIDEN_SCALE: f64 = 40.0;
+
+/// Each further child opens after this factor more visits.
+const WIDEN_MU: f64 = 1.4;
