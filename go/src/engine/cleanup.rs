@@ -19,6 +19,22 @@ use crate::game::Game;
 use crate::point::{Color, Move, Point};
 use crate::search::SearchStats;
 
+/// A judgement kept after a directed move: while the opponent only passes, our own move
+/// changed nothing the status playouts would judge differently (a liberty of a dead group
+/// taken on a point we own, or the group taken off), so the next move uses it again, in
+/// microseconds instead of the playouts' time.
+#[derive(Clone, Debug)]
+pub(super) struct Kept {
+    /// The colour it was made for.
+    color: Color,
+    /// The moves of the game after our directed move.
+    moves: usize,
+    /// The board's hash after our directed move.
+    hash: u64,
+    /// The judgement.
+    judged: Judgement,
+}
+
 /// What the status playouts say about the end of the game for the side to move.
 #[derive(Clone, Debug)]
 pub(super) struct Judgement {
@@ -159,35 +175,56 @@ impl Engine {
     }
 
     /// The status playouts' judgement of the position ([`crate::search::Config::score_playouts`]
-    /// of them).
-    pub(super) fn judge(&mut self) -> Judgement {
+    /// of them), or the one behind our last directed move when nothing but the opponent's
+    /// pass came since ([`Kept`]); true when it is new.
+    pub(super) fn judge(&mut self, color: Color) -> (Judgement, bool) {
+        let kept = self.kept.take().filter(|k| {
+            k.color == color
+                && k.moves + 1 == self.game.moves().len()
+                && k.hash == self.game.board().hash()
+                && self.game.moves().last() == Some(&(color.opponent(), Move::Pass))
+        });
+        if let Some(k) = kept {
+            return (k.judged, false);
+        }
         let playouts = self.config().score_playouts;
         let (owners, wins) = self.ownership_and_wins(playouts);
-        Judgement {
+        let judged = Judgement {
             owners,
             playouts,
             wins,
-        }
+        };
+        (judged, true)
     }
 
-    /// The directed cleanup move for `color` under `judged`, with its statistics recorded
-    /// (the status playouts as its playouts, their win rate, no tree), or `None`.
+    /// The directed cleanup move for `color` under `judged` (`fresh`: its playouts were run
+    /// for this move), with its statistics recorded (the playouts run, the judgement's win
+    /// rate, no tree) and the judgement kept for the next move; or `None`.
     pub(super) fn directed_cleanup(
         &mut self,
         color: Color,
-        judged: &Judgement,
+        judged: Judgement,
+        fresh: bool,
         start: Instant,
     ) -> Option<Move> {
-        let mv = Move::Play(capture_move(&self.game, color, judged)?);
+        let p = capture_move(&self.game, color, &judged)?;
+        let mv = Move::Play(p);
         self.stats = Some(SearchStats {
             chosen: mv,
-            playouts: u64::from(judged.playouts),
+            playouts: if fresh { u64::from(judged.playouts) } else { 0 },
             win_rate: judged.win_rate(color),
             visits: 0,
             pv: vec![mv],
             nodes: self.search.nodes(),
             reused_visits: 0,
             elapsed: start.elapsed(),
+        });
+        let board = self.game.board();
+        self.kept = Some(Kept {
+            color,
+            moves: self.game.moves().len() + 1,
+            hash: board.hash_after(color, board.index(p)),
+            judged,
         });
         Some(mv)
     }

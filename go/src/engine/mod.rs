@@ -27,6 +27,9 @@ pub struct Engine {
     /// playouts, in the order they are asked for.
     rng: SmallRng,
     stats: Option<SearchStats>,
+    /// The judgement behind the last directed cleanup move, for the next one while the
+    /// opponent only passes ([`cleanup::Kept`]).
+    kept: Option<cleanup::Kept>,
 }
 
 impl Engine {
@@ -48,6 +51,7 @@ impl Engine {
             search: Search::new(config),
             rng,
             stats: None,
+            kept: None,
         })
     }
 

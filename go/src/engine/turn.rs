@@ -69,7 +69,7 @@ impl Engine {
     /// (Tromp-Taylor, as the judge and CGOS score), a dead stone is the opponent's point and
     /// makes the region around it nobody's: it is taken before passing.
     fn end_phase(&mut self, color: Color, cleanup: bool, start: Instant) -> Ending {
-        let judged = self.judge();
+        let (judged, fresh) = self.judge(color);
         let dead = judged.has_dead(self.game.board(), color.opponent());
         if !dead {
             let pass = if cleanup {
@@ -85,7 +85,7 @@ impl Engine {
         }
         let worth_it =
             cleanup || self.wins_as_is(color) || judged.wins_without_dead(&self.game, color);
-        match worth_it.then(|| self.directed_cleanup(color, &judged, start)) {
+        match worth_it.then(|| self.directed_cleanup(color, judged, fresh, start)) {
             Some(Some(mv)) => Ending::Play(mv),
             _ => Ending::Search { dead },
         }

@@ -47,6 +47,9 @@ fn clean_up(e: &mut Engine, cleanup: bool, limit: usize) -> Vec<Move> {
         }
         let stats = e.last_stats().expect("a directed move has its statistics");
         assert_eq!(stats.visits, 0, "no search behind {mv:?}");
+        // The first move's status playouts serve the next ones while White passes.
+        let fresh = answers.len() == 1;
+        assert_eq!(stats.playouts > 0, fresh, "{mv:?}: {stats:?}");
     }
     answers
 }
