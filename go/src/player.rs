@@ -215,11 +215,11 @@ impl Player {
             Some(n) => Limits::playouts(n),
             None => Limits::time(budget),
         };
-        let (mv, stats) = match kind {
-            Generate::Play => (self.engine.genmove(color, &limits), None),
-            Generate::Regression => (self.engine.reg_genmove(color, &limits), None),
-            Generate::Cleanup if game.passes() > 0 => self.cleanup_after_passes(color, &limits),
-            Generate::Cleanup => (self.engine.genmove_cleanup(color, &limits), None),
+        let mv = match kind {
+            Generate::Play => self.engine.genmove(color, &limits),
+            Generate::Regression => self.engine.reg_genmove(color, &limits),
+            // After passes too: the engine judges and searches without the trailing passes.
+            Generate::Cleanup => self.engine.genmove_cleanup(color, &limits),
         };
         let elapsed = start.elapsed();
         if kind == Generate::Regression {
@@ -228,7 +228,7 @@ impl Player {
         self.clock.spent(color, elapsed);
         self.names[color.index()] = Some(NAME.to_string());
         let size = self.engine.game().size();
-        let stats = stats.as_ref().or(self.engine.last_stats());
+        let stats = self.engine.last_stats();
         if self.log {
             let what = stats.map_or_else(|| "no search".to_string(), |s| stats_comment(s, size));
             eprintln!(
@@ -245,27 +245,6 @@ impl Player {
             self.comments.push(comment);
         }
         mv
-    }
-
-    /// `kgs-genmove_cleanup` after passes (KGS sends it when the players disagree on the dead
-    /// stones after two passes): the engine's own cleanup looks for dead stones with
-    /// playouts that stop at the game's two passes, so it would see none and pass. The move
-    /// is chosen on [`crate::status::scorer`]'s copy without the trailing passes (the same
-    /// board, the same earlier positions) and played here; its statistics come back too.
-    fn cleanup_after_passes(
-        &mut self,
-        color: Color,
-        limits: &Limits,
-    ) -> (Move, Option<SearchStats>) {
-        let mut scorer = crate::status::scorer(&self.engine);
-        let mv = scorer.genmove_cleanup(color, limits);
-        match mv {
-            Move::Play(_) | Move::Pass if self.engine.play(color, mv).is_ok() => {
-                (mv, scorer.last_stats().cloned())
-            }
-            // Not expected (the copy's rules are at least as strict); the engine decides.
-            _ => (self.engine.genmove_cleanup(color, limits), None),
-        }
     }
 
     /// GTP `final_score`: the score with the dead stones removed, as `B+n`, `W+n` or `0`.

@@ -16,7 +16,7 @@
 
 use crate::board::stone_color;
 use crate::engine::Engine;
-use crate::point::{Move, Point};
+use crate::point::Point;
 
 /// A stone status of `final_status_list`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,14 +56,7 @@ pub fn score_text(score: f64) -> String {
 /// An engine (same configuration) on the position of `engine`'s game with its trailing
 /// passes taken back, to judge the stones on the board.
 pub fn scorer(engine: &Engine) -> Engine {
-    let mut game = engine.game().clone();
-    while game.moves().last().is_some_and(|&(_, mv)| mv == Move::Pass) {
-        game.undo().expect("a move to take back");
-    }
-    let mut scorer = Engine::with_config(game.size(), game.komi(), engine.config().clone())
-        .expect("the size was valid");
-    scorer.set_game(game);
-    scorer
+    engine.without_trailing_passes()
 }
 
 /// The score with the dead stones removed ([`Engine::final_score`] on the [`scorer`]).
@@ -132,7 +125,7 @@ pub fn stones_with_status(engine: &Engine, status: Status) -> Vec<Vec<Point>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::point::Color;
+    use crate::point::{Color, Move};
     use crate::search::Config;
 
     fn engine(rows: &[&str], seed: u64) -> Engine {

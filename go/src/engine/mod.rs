@@ -1,10 +1,12 @@
 //! The engine's front end: the game record and the calls a protocol layer makes (play,
 //! undo, handicap, genmove), over the search ([`crate::search`]). What the front end
-//! decides itself lives beside this file: when to pass, resign or clean up (`turn.rs`), and
-//! which stones are dead and what the score is (`scoring.rs`). Data flows one way: the front
+//! decides itself lives beside this file: when to pass, resign or clean up (`turn.rs`), the
+//! directed capture of dead stones at the end (`cleanup.rs`), and which stones are dead and
+//! what the score is (`scoring.rs`). Data flows one way: the front
 //! end hands the search the game and reads the root's moves back; the search knows nothing
 //! of it.
 
+mod cleanup;
 mod scoring;
 mod turn;
 
@@ -25,6 +27,9 @@ pub struct Engine {
     /// playouts, in the order they are asked for.
     rng: SmallRng,
     stats: Option<SearchStats>,
+    /// The judgement behind the last directed cleanup move, for the next one while the
+    /// opponent only passes ([`cleanup::Kept`]).
+    kept: Option<cleanup::Kept>,
 }
 
 impl Engine {
@@ -46,6 +51,7 @@ impl Engine {
             search: Search::new(config),
             rng,
             stats: None,
+            kept: None,
         })
     }
 
@@ -190,7 +196,9 @@ impl Engine {
     }
 
     /// Like [`Engine::genmove`], but never passes while the opponent has dead stones on the
-    /// board (KGS's `kgs-genmove_cleanup`), and never resigns.
+    /// board (KGS's `kgs-genmove_cleanup`), and never resigns: it takes them by directed
+    /// moves (`cleanup.rs`), and passes once none is left and the game has had its passes.
+    /// After the game's two passes it judges and searches the position without them.
     pub fn genmove_cleanup(&mut self, color: Color, limits: &Limits) -> Move {
         self.withdraw_resignation();
         let mv = self.think(color, limits, true);

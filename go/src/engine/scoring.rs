@@ -13,8 +13,16 @@ impl Engine {
     /// with each point owned by Black and by White, indexed by the board's array index
     /// ([`Board::index`](crate::board::Board::index)).
     pub fn ownership(&mut self, playouts: u32) -> Vec<[u32; 2]> {
+        self.ownership_and_wins(playouts).0
+    }
+
+    /// [`Engine::ownership`], and how many of the playouts each colour won (Black, White;
+    /// komi counted, a jigo nobody's): the win rate a cleanup move reports.
+    pub(super) fn ownership_and_wins(&mut self, playouts: u32) -> (Vec<[u32; 2]>, [u32; 2]) {
         let board = self.game.board();
+        let komi = self.game.komi();
         let mut counts = vec![[0u32; 2]; board.len()];
+        let mut wins = [0u32; 2];
         let mut scratch_board = board.clone();
         let mut scratch = Scratch::default();
         let mut rng = SmallRng::seed_from_u64(self.rng.random());
@@ -22,7 +30,7 @@ impl Engine {
             scratch_board.copy_from(board);
             // From no passes: after a game that ended in two passes the playouts must still
             // be played out, or nothing would ever be found dead.
-            playout::playout(
+            let score = playout::playout(
                 &mut scratch_board,
                 self.game.to_move(),
                 0,
@@ -31,13 +39,17 @@ impl Engine {
                 &mut scratch,
                 |_, _| {},
             );
+            let margin = f64::from(score) - komi;
+            if margin != 0.0 {
+                wins[usize::from(margin < 0.0)] += 1;
+            }
             for i in board.points() {
                 if let Some(c) = scratch_board.playout_owner(i) {
                     counts[i][c.index()] += 1;
                 }
             }
         }
-        counts
+        (counts, wins)
     }
 
     /// The dead stones (GTP `final_status_list dead`): stones the opponent owns at the end of

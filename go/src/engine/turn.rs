@@ -16,34 +16,93 @@ fn after_search_playouts(search_playouts: u64, config: &Config) -> u32 {
     share.clamp(64.min(config.score_playouts), config.score_playouts)
 }
 
+/// What [`Engine::end_phase`] decided.
+enum Ending {
+    /// Play this move (a directed capture or a pass) without a search.
+    Play(Move),
+    /// Search; `dead`: whether the opponent has dead stones on the board.
+    Search {
+        /// The opponent has dead stones on the board.
+        dead: bool,
+    },
+}
+
 /// How much lower a win rate than the pass's a move may have and still be played instead of
 /// passing while the opponent's dead stones are on the board.
 const PASS_MARGIN: f64 = 0.05;
 
 impl Engine {
-    /// The search behind the genmove calls, and the rules on its answer: pass at once when
-    /// the opponent passed and the board as it stands wins, take the opponent's dead stones
-    /// before passing, resign a lost game (not when cleaning up).
+    /// The search behind the genmove calls, and the rules on its answer: after the
+    /// opponent's pass and under cleanup, take the opponent's dead stones by directed moves
+    /// ([`super::cleanup`]) and pass once none are left and the board as it stands wins;
+    /// take the dead stones before passing after a search too; resign a lost game (not when
+    /// cleaning up).
     pub(super) fn think(&mut self, color: Color, limits: &Limits, cleanup: bool) -> Move {
         self.stats = None;
-        // The opponent passed and the board as it stands wins: end the game, unless the
-        // opponent's dead stones are still on the board. Scored as it stands (Tromp-Taylor,
-        // as the judge and CGOS score), a dead stone is the opponent's point: capture first.
+        let start = Instant::now();
         let opponent_passed =
             matches!(self.game.moves().last(), Some(&(c, Move::Pass)) if c != color);
-        let score_playouts = self.config().score_playouts;
         // Whether the opponent has dead stones on the board, once estimated.
         let mut dead_opponents = None;
-        if opponent_passed && !cleanup && self.wins_as_is(color) {
-            if !self.has_dead_stones(color.opponent(), score_playouts) {
-                return Move::Pass;
+        if opponent_passed || cleanup {
+            match self.end_phase(color, cleanup, start) {
+                Ending::Play(mv) => return mv,
+                Ending::Search { dead } => dead_opponents = Some(dead),
             }
-            dead_opponents = Some(true);
         }
-        let start = Instant::now();
-        if cleanup {
-            dead_opponents = Some(self.has_dead_stones(color.opponent(), score_playouts));
+        if cleanup && self.game.passes() > 0 {
+            // The search's playouts stop at the game's two passes: search a copy without
+            // the trailing passes (the same board, the same earlier positions).
+            let mut copy = self.without_trailing_passes();
+            let mv = copy.search_move(color, limits, cleanup, dead_opponents, start);
+            self.stats = copy.stats.take();
+            return mv;
         }
+        self.search_move(color, limits, cleanup, dead_opponents, start)
+    }
+
+    /// The end of the game, after the opponent's pass or under cleanup: judged by the status
+    /// playouts, the directed capture of the opponent's dead stones when there are some and
+    /// the game is won once they are off (or cleaning up); a pass when there are none and the
+    /// board as it stands wins (or, cleaning up, the game has had its passes: KGS sends
+    /// `kgs-genmove_cleanup` only then); otherwise a search. Scored as it stands
+    /// (Tromp-Taylor, as the judge and CGOS score), a dead stone is the opponent's point and
+    /// makes the region around it nobody's: it is taken before passing.
+    fn end_phase(&mut self, color: Color, cleanup: bool, start: Instant) -> Ending {
+        let (judged, fresh) = self.judge(color);
+        let dead = judged.has_dead(self.game.board(), color.opponent());
+        if !dead {
+            let pass = if cleanup {
+                self.game.moves().iter().any(|&(_, mv)| mv == Move::Pass)
+            } else {
+                self.wins_as_is(color)
+            };
+            return if pass {
+                Ending::Play(Move::Pass)
+            } else {
+                Ending::Search { dead }
+            };
+        }
+        let worth_it =
+            cleanup || self.wins_as_is(color) || judged.wins_without_dead(&self.game, color);
+        match worth_it.then(|| self.directed_cleanup(color, judged, fresh, start)) {
+            Some(Some(mv)) => Ending::Play(mv),
+            _ => Ending::Search { dead },
+        }
+    }
+
+    /// The search for `color` and the rules on its answer: cleaning up, no pass while the
+    /// opponent's dead stones (`dead_opponents`, judged when `None` and needed) remain;
+    /// otherwise a chosen pass gives way to a capture ([`Engine::instead_of_passing`]);
+    /// resign a lost game unless cleaning up.
+    fn search_move(
+        &mut self,
+        color: Color,
+        limits: &Limits,
+        cleanup: bool,
+        dead_opponents: Option<bool>,
+        start: Instant,
+    ) -> Move {
         // Cleaning up, the pass is not among the root's moves while dead stones remain (KGS's
         // rule); otherwise the search may choose it, and the choice is weighed below.
         let no_pass = cleanup && dead_opponents == Some(true);
@@ -101,7 +160,7 @@ impl Engine {
     }
 
     /// True when `color` wins the game if it ends now, scored as the board stands.
-    fn wins_as_is(&self, color: Color) -> bool {
+    pub(super) fn wins_as_is(&self, color: Color) -> bool {
         let score = self.game.score();
         match color {
             Color::Black => score > 0.0,
