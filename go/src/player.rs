@@ -247,6 +247,12 @@ impl Player {
         mv
     }
 
+    /// Searches during the opponent's turn until `stop` is set ([`Engine::ponder`]); the
+    /// clock is not charged. Returns the playouts run.
+    pub fn ponder(&mut self, stop: &std::sync::atomic::AtomicBool) -> u64 {
+        self.engine.ponder(stop)
+    }
+
     /// `kgs-genmove_cleanup` after passes (KGS sends it when the players disagree on the dead
     /// stones after two passes): the engine's own cleanup looks for dead stones with
     /// playouts that stop at the game's two passes, so it would see none and pass. The move

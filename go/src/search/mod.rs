@@ -292,11 +292,25 @@ impl Search {
         no_pass: bool,
         rng: &mut SmallRng,
     ) -> Searched {
+        self.run_until(game, color, limits, no_pass, rng, &AtomicBool::new(false))
+    }
+
+    /// Like [`Search::run`], and stops as soon as another thread sets `stop` (pondering:
+    /// the session stops the search when the controller's next command arrives).
+    pub fn run_until(
+        &mut self,
+        game: &Game,
+        color: Color,
+        limits: &Limits,
+        no_pass: bool,
+        rng: &mut SmallRng,
+        stop: &AtomicBool,
+    ) -> Searched {
         self.prepare_tree(game, color);
         self.prepare_root(game, color, no_pass);
         let reused_visits = self.tree.node(ROOT).visits;
         let start = Instant::now();
-        let playouts = self.iterate(game, color, limits, rng);
+        let playouts = self.iterate(game, color, limits, rng, stop);
         let budget_playouts = limits.deadline.map(|deadline| {
             let rate = playouts as f64 / start.elapsed().as_secs_f64().max(1e-6);
             (rate * deadline.saturating_duration_since(start).as_secs_f64()) as u64
@@ -435,14 +449,20 @@ impl Search {
         }
     }
 
-    /// Runs iterations until `limits`; returns the number of playouts.
-    fn iterate(&mut self, game: &Game, color: Color, limits: &Limits, rng: &mut SmallRng) -> u64 {
+    /// Runs iterations until `limits` or `stop`; returns the number of playouts.
+    fn iterate(
+        &mut self,
+        game: &Game,
+        color: Color,
+        limits: &Limits,
+        rng: &mut SmallRng,
+        stop: &AtomicBool,
+    ) -> u64 {
         let cap = limits.playout_cap();
         let deadline = limits.deadline;
         let threads = self.config.threads.max(1);
         let shared = Mutex::new(std::mem::replace(&mut self.tree, Tree::new(1)));
         let done = AtomicU64::new(0);
-        let stop = AtomicBool::new(false);
         let ctx = Context {
             root: game.board(),
             to_move: color,
