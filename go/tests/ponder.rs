@@ -22,9 +22,14 @@ const PROMPT: Duration = Duration::from_millis(500);
 
 #[test]
 fn a_pondering_session_answers_promptly_and_plays_legal_moves() {
-    let mut ours = GtpProcess::start("go-engine", ENGINE, &["gtp", "--ponder", "--move-ms", "60"]);
+    // Neither side resigns: the game goes on for the test's 40 moves or to two passes.
+    let no_resign = [("GO_RESIGN", "0")];
+    let args = ["gtp", "--ponder", "--move-ms", "60"];
+    let mut ours = GtpProcess::start_with_env("go-engine", ENGINE, &args, &no_resign);
     // The opponent, and the judge of our moves' legality: the engine without pondering.
-    let mut other = GtpProcess::start("opponent", ENGINE, &["gtp", "--move-ms", "20"]);
+    let args = ["gtp", "--move-ms", "20"];
+    let mut other = GtpProcess::start_with_env("opponent", ENGINE, &args, &no_resign);
+
     for e in [&mut ours, &mut other] {
         e.ok("boardsize 9");
         e.ok("clear_board");
@@ -33,9 +38,6 @@ fn a_pondering_session_answers_promptly_and_plays_legal_moves() {
     let (mut passes, mut plies) = (0, 0);
     while passes < 2 && plies < 40 {
         let mv = ours.ok("genmove black").to_ascii_lowercase();
-        if mv == "resign" {
-            break;
-        }
         other.ok(&format!("play black {mv}"));
         passes = if mv == "pass" { 1 } else { 0 };
         std::thread::sleep(OPPONENT_THINKS);
