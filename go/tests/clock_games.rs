@@ -28,8 +28,8 @@ const MIN_MOVE: Duration = Duration::from_millis(100);
 
 /// Plays a 13x13 game, ours White on `time_settings 20 0 0`, GNU Go Black at level 1, to
 /// two passes, a resignation or move 400; returns our moves as (move number, time the
-/// controller measured, answer), and GNU Go's time in all.
-fn play_on_the_clock() -> (Vec<(usize, Duration, String)>, Duration) {
+/// controller measured, answer), GNU Go's time in all, and the result as GNU Go scores it.
+fn play_on_the_clock() -> (Vec<(usize, Duration, String)>, Duration, String) {
     // No resignation: a lost game is played out too, the long game the clock must last.
     let mut ours = GtpProcess::start_with_env("go-engine", ENGINE, &["gtp"], &[("GO_RESIGN", "0")]);
     let mut gnugo = GtpProcess::start(
@@ -78,7 +78,11 @@ fn play_on_the_clock() -> (Vec<(usize, Duration, String)>, Duration) {
         number += 1;
     }
     assert_eq!(ours.quit(), Some(0));
-    (timed, theirs)
+    let result = match timed.last() {
+        Some((_, _, mv)) if mv == "resign" => "B+R".to_string(),
+        _ => gnugo.ok("final_score"),
+    };
+    (timed, theirs, result)
 }
 
 #[test]
@@ -86,13 +90,13 @@ fn a_13x13_game_on_a_20_second_clock_keeps_its_share_and_its_clock() {
     if gnugo_missing() {
         return;
     }
-    let (timed, theirs) = play_on_the_clock();
+    let (timed, theirs, result) = play_on_the_clock();
     let total: Duration = timed.iter().map(|t| t.1).sum();
     for (number, time, mv) in &timed {
         println!("move {number:3}: {:5} ms {mv}", time.as_millis());
     }
     println!(
-        "{} moves of ours, {} ms in all of {CLOCK_SECONDS} s; GNU Go {} ms",
+        "{} moves of ours, {} ms in all of {CLOCK_SECONDS} s; GNU Go {} ms; {result}",
         timed.len(),
         total.as_millis(),
         theirs.as_millis()

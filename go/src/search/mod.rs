@@ -60,9 +60,9 @@ pub const RESIGN_BUDGET_SHARE: f64 = 0.5;
 
 /// The fewest root visits behind a resignation, whatever the clock: below this a low win
 /// rate is too often the noise of a young tree. The front end also asks the chosen move's
-/// win rate to be under the threshold by two standard errors of its own visits. 200 is what
-/// a 13x13 move of 80 ms (a game of 5 s) gave on the shared machine at load 12 (250-480
-/// playouts); 3000 would take it several seconds.
+/// win rate to be under the threshold by two standard errors of its own visits. 200 is
+/// below what a 13x13 move of 80 ms (a game of 5 s) gave on the shared machine at load 12
+/// (250 to 600 playouts); 3000 would take it seconds.
 pub const RESIGN_MIN_VISITS: u32 = 200;
 
 /// The root visits a resignation needs after a search whose budget gave `budget_playouts`
