@@ -29,9 +29,9 @@ const MIN_MOVE: Duration = Duration::from_millis(100);
 /// Plays a 13x13 game, ours White on `time_settings 20 0 0`, GNU Go Black at level 1, to
 /// two passes, a resignation or move 400; returns our moves as (move number, time the
 /// controller measured, answer), GNU Go's time in all, and the result as GNU Go scores it.
-fn play_on_the_clock() -> (Vec<(usize, Duration, String)>, Duration, String) {
+fn play_on_the_clock(engine: &str) -> (Vec<(usize, Duration, String)>, Duration, String) {
     // No resignation: a lost game is played out too, the long game the clock must last.
-    let mut ours = GtpProcess::start_with_env("go-engine", ENGINE, &["gtp"], &[("GO_RESIGN", "0")]);
+    let mut ours = GtpProcess::start_with_env("go-engine", engine, &["gtp"], &[("GO_RESIGN", "0")]);
     let mut gnugo = GtpProcess::start(
         "gnugo",
         GNUGO,
@@ -85,12 +85,23 @@ fn play_on_the_clock() -> (Vec<(usize, Duration, String)>, Duration, String) {
     (timed, theirs, result)
 }
 
+/// Our moves before [`HOLD_UNTIL_MOVE`] that took under [`MIN_MOVE`]. A resignation or a
+/// pass (ours after GNU Go's is answered without a search when the board as it stands
+/// wins) ends the game: no share of the clock is asked there.
+fn short_moves(timed: &[(usize, Duration, String)]) -> Vec<&(usize, Duration, String)> {
+    timed
+        .iter()
+        .filter(|(number, time, _)| *number < HOLD_UNTIL_MOVE && *time < MIN_MOVE)
+        .filter(|(_, _, mv)| mv != "resign" && mv != "pass")
+        .collect()
+}
+
 #[test]
 fn a_13x13_game_on_a_20_second_clock_keeps_its_share_and_its_clock() {
     if gnugo_missing() {
         return;
     }
-    let (timed, theirs, result) = play_on_the_clock();
+    let (timed, theirs, result) = play_on_the_clock(ENGINE);
     let total: Duration = timed.iter().map(|t| t.1).sum();
     for (number, time, mv) in &timed {
         println!("move {number:3}: {:5} ms {mv}", time.as_millis());
@@ -106,13 +117,7 @@ fn a_13x13_game_on_a_20_second_clock_keeps_its_share_and_its_clock() {
         total < Duration::from_secs(CLOCK_SECONDS),
         "used {total:?} of {CLOCK_SECONDS} s"
     );
-    // A resignation or a pass (ours after GNU Go's is answered without a search when the
-    // board as it stands wins) ends the game: no share of the clock is asked there.
-    let short: Vec<_> = timed
-        .iter()
-        .filter(|(number, time, _)| *number < HOLD_UNTIL_MOVE && *time < MIN_MOVE)
-        .filter(|(_, _, mv)| mv != "resign" && mv != "pass")
-        .collect();
+    let short = short_moves(&timed);
     assert!(short.is_empty(), "moves under {MIN_MOVE:?}: {short:?}");
 }
 
@@ -134,6 +139,42 @@ fn lost_for_white(e: &mut GtpProcess) {
         }
     }
     e.ok("undo");
+}
+
+/// The games of [`ten_games_on_the_clock`]: `GO_CLOCK_ENGINE` names another build of
+/// `go-engine` to compare with (an earlier commit's, say); without it, this one.
+const ENGINE_VARIABLE: &str = "GO_CLOCK_ENGINE";
+
+#[test]
+#[ignore = "10 games of 30 to 60 s each: run with --ignored --nocapture"]
+fn ten_games_on_the_clock() {
+    if gnugo_missing() {
+        return;
+    }
+    let engine = std::env::var(ENGINE_VARIABLE).unwrap_or_else(|_| ENGINE.to_string());
+    let (mut won, mut inside) = (0, 0);
+    for game in 1..=10 {
+        let (timed, theirs, result) = play_on_the_clock(&engine);
+        let total: Duration = timed.iter().map(|t| t.1).sum();
+        let least = timed
+            .iter()
+            .filter(|t| t.0 < HOLD_UNTIL_MOVE)
+            .map(|t| t.1)
+            .min();
+        println!(
+            "game {game}: {} moves of ours, {} ms of {CLOCK_SECONDS} s, least before move \
+             {HOLD_UNTIL_MOVE} {:?}, {} under {MIN_MOVE:?}; GNU Go {} ms; {result}",
+            timed.len(),
+            total.as_millis(),
+            least.unwrap_or_default(),
+            short_moves(&timed).len(),
+            theirs.as_millis()
+        );
+        won += usize::from(result.starts_with("W+"));
+        inside += usize::from(total < Duration::from_secs(CLOCK_SECONDS));
+    }
+    println!("{engine}: White won {won} of 10 by GNU Go's count; {inside} inside the clock");
+    assert_eq!(inside, 10, "games over the clock");
 }
 
 /// Black's quiet replies: its own corner points, far from White's wall.
