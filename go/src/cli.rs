@@ -20,13 +20,14 @@ use crate::settings::{
 const AFTER_HELP: &str = "\
 Examples:
   go-engine gtp --move-ms 1000 --threads 2 --sgf-stats
+  go-engine gtp --ponder
   go-engine gmp --color white --size 9 --komi 5.5 -o game.sgf
   go-engine bench --seconds 4
   go-engine train --out moves.bin records/ more-records/
 
 Environment (flags override): GO_MOVE_MS (default 5000), GO_THREADS (1), GO_SGF_STATS=1,
-GO_LOG=1; search knobs GO_POLICY=heavy|light, GO_RAVE=0|1, GO_RAVE_K, GO_UCT_C, GO_PRIOR,
-GO_RESIGN (0 never resigns), GO_REUSE=0|1, GO_MAX_NODES, GO_EXPAND; the move model
+GO_LOG=1, GO_PONDER=1; search knobs GO_POLICY=heavy|light, GO_RAVE=0|1, GO_RAVE_K, GO_UCT_C,
+GO_PRIOR, GO_RESIGN (0 never resigns), GO_REUSE=0|1, GO_MAX_NODES, GO_EXPAND; the move model
 GO_MODEL=shipped|none|FILE, GO_MODEL_PRIOR, GO_WIDEN=0|1 (go/README.md).";
 
 /// A Monte-Carlo Go engine (UCT with RAVE and patterns) speaking GTP and GMP.
@@ -43,7 +44,15 @@ pub struct Cli {
 pub enum Mode {
     /// Speak GTP version 2 on standard input and output.
     #[command(after_help = AFTER_HELP)]
-    Gtp(PlayFlags),
+    Gtp {
+        /// How to play.
+        #[command(flatten)]
+        play: PlayFlags,
+        /// Search during the opponent's turn, from our genmove answer to the next command
+        /// (also GO_PONDER=1; off by default: it takes the opponent's core).
+        #[arg(long)]
+        ponder: bool,
+    },
     /// Play one game of the Go Modem Protocol on standard input and output.
     #[command(after_help = AFTER_HELP)]
     Gmp {
@@ -163,7 +172,11 @@ impl Cli {
     /// What the command line asks for, its flags over `settings` (from the environment).
     pub fn invocation(self, settings: Settings) -> Invocation {
         match self.mode {
-            Mode::Gtp(play) => Invocation::Gtp(play.over(settings)),
+            Mode::Gtp { play, ponder } => {
+                let mut settings = play.over(settings);
+                settings.ponder |= ponder;
+                Invocation::Gtp(settings)
+            }
             Mode::Gmp { game, play } => Invocation::Gmp(
                 play.over(settings),
                 GmpArgs {
@@ -245,6 +258,11 @@ mod tests {
             panic!("gtp");
         };
         assert_eq!((s.move_ms, s.config.threads, s.sgf_stats), (50, 2, true));
+        assert!(!s.ponder, "pondering is off by default");
+        let Ok(Invocation::Gtp(s)) = parse("gtp --ponder", base.clone()) else {
+            panic!("gtp --ponder");
+        };
+        assert!(s.ponder);
         let line = "gmp --color white --size 9 --komi 5.5 --threads 1 -o game.sgf --handicap 2";
         let Ok(Invocation::Gmp(s, g)) = parse(line, base.clone()) else {
             panic!("gmp");

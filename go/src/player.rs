@@ -247,6 +247,12 @@ impl Player {
         mv
     }
 
+    /// Searches during the opponent's turn until `stop` is set ([`Engine::ponder`]); the
+    /// clock is not charged. Returns the playouts run.
+    pub fn ponder(&mut self, stop: &std::sync::atomic::AtomicBool) -> u64 {
+        self.engine.ponder(stop)
+    }
+
     /// GTP `final_score`: the score with the dead stones removed, as `B+n`, `W+n` or `0`.
     pub fn final_score(&mut self) -> String {
         score_text(crate::status::final_score(&self.engine))

@@ -41,6 +41,10 @@ pub struct Settings {
     pub sgf_stats: bool,
     /// One line per generated move on standard error (`--log`, `GO_LOG=1`).
     pub log: bool,
+    /// GTP: search during the opponent's turn, from our `genmove` answer to the next command
+    /// (`--ponder`, `GO_PONDER=1`). Off by default: on a shared machine it takes the
+    /// opponent's core.
+    pub ponder: bool,
     /// The search's configuration (threads from `--threads` / `GO_THREADS`).
     pub config: Config,
     /// Search exactly this many playouts per generated move instead of the clock, so that
@@ -217,6 +221,7 @@ impl Settings {
             move_ms: DEFAULT_MOVE_MS,
             sgf_stats: false,
             log: false,
+            ponder: false,
             config: c.clone(),
             playouts: None,
         };
@@ -224,6 +229,7 @@ impl Settings {
         vars.set(&mut c.threads, "GO_THREADS", THREADS)?;
         vars.set(&mut s.sgf_stats, "GO_SGF_STATS", SWITCH)?;
         vars.set(&mut s.log, "GO_LOG", SWITCH)?;
+        vars.set(&mut s.ponder, "GO_PONDER", SWITCH)?;
         vars.set(&mut c.policy, "GO_POLICY", POLICY)?;
         vars.set(&mut c.rave, "GO_RAVE", SWITCH)?;
         vars.set(&mut c.reuse, "GO_REUSE", SWITCH)?;
@@ -268,8 +274,9 @@ mod tests {
         let s = env(&[]).unwrap();
         assert_eq!(s.move_ms, DEFAULT_MOVE_MS);
         assert_eq!(s.config.threads, 1);
-        assert!(!s.sgf_stats && !s.log);
+        assert!(!s.sgf_stats && !s.log && !s.ponder);
         let s = env(&[
+            ("GO_PONDER", "1"),
             ("GO_MOVE_MS", " 250 "),
             ("GO_THREADS", "2"),
             ("GO_SGF_STATS", "1"),
@@ -285,7 +292,7 @@ mod tests {
         .unwrap();
         assert_eq!(s.move_ms, 250);
         assert_eq!(s.config.threads, 2);
-        assert!(s.sgf_stats && !s.log);
+        assert!(s.sgf_stats && !s.log && s.ponder);
         assert_eq!(s.config.policy, Policy::Light);
         assert!(!s.config.rave);
         assert_eq!(s.config.rave_equivalence, 1000.0);
@@ -340,6 +347,7 @@ mod tests {
             ("GO_MODEL", "/no/such/model.bin"),
             ("GO_MODEL_PRIOR", "-1"),
             ("GO_WIDEN", "yes"),
+            ("GO_PONDER", "yes"),
         ] {
             let e = env(&[(name, value)]).unwrap_err();
             assert!(e.0.starts_with(&format!("{name}=")), "{e}");

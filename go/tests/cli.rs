@@ -43,6 +43,7 @@ fn help_prints_the_usage_of_the_program_and_of_each_mode() {
         "--threads",
         "--sgf-stats",
         "--log",
+        "--ponder",
         "--version",
     ] {
         assert!(gtp.contains(flag), "{flag} in {gtp}");

@@ -203,7 +203,12 @@ fn every_listed_command_answers_in_its_form() {
 
     // SGF out and back in.
     e.ok("kgs-time_settings none");
-    e.ok("play black d4");
+    // Black's move on a point White's two searched moves left free (D4 is a natural one).
+    let free = ["d4", "j9", "a9", "j1"];
+    assert!(
+        free.iter()
+            .any(|v| e.ask(&format!("play black {v}")).is_ok())
+    );
     let sgf = e.ok("printsgf");
     let record = GameRecord::from_sgf(sgf.as_bytes()).unwrap();
     assert_eq!(record.size, 9);

@@ -10,6 +10,8 @@ mod cleanup;
 mod scoring;
 mod turn;
 
+use std::sync::atomic::AtomicBool;
+
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
@@ -17,6 +19,11 @@ use crate::board::Board;
 use crate::game::{Game, IllegalMove, SetupError, UndoError};
 use crate::point::{Color, Move, Point};
 use crate::search::{Config, Limits, Search, SearchStats};
+
+/// The most playouts of one ponder (the opponent's turn): a bound on a controller that
+/// never sends its next command, about ten minutes on 9x9 (the tree's node cap bounds the
+/// memory).
+pub const PONDER_PLAYOUTS: u64 = 10_000_000;
 
 /// A Go engine: the game, the search, and what the search keeps between moves.
 #[derive(Debug)]
@@ -193,6 +200,23 @@ impl Engine {
             self.forget_tree();
         }
         mv
+    }
+
+    /// Searches the position for the side to move until `stop` is set by another thread, or
+    /// [`PONDER_PLAYOUTS`]: the opponent's time, spent on the tree that our next search keeps
+    /// (the moves played in between are followed down it). Nothing when the game is over.
+    /// Returns the playouts run.
+    pub fn ponder(&mut self, stop: &AtomicBool) -> u64 {
+        if self.game.is_over() {
+            return 0;
+        }
+        let color = self.game.to_move();
+        let limits = Limits::playouts(PONDER_PLAYOUTS);
+        let rng = &mut self.rng;
+        let searched = self
+            .search
+            .run_until(&self.game, color, &limits, false, rng, stop);
+        searched.playouts
     }
 
     /// Like [`Engine::genmove`], but never passes while the opponent has dead stones on the

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use super::Engine;
 use crate::point::{Color, Move};
-use crate::search::{Config, Limits, RESIGN_MIN_PLAYOUTS, RootMove, SearchStats};
+use crate::search::{Config, Limits, RootMove, SearchStats, resign_visits};
 
 /// The status playouts behind the check for dead stones made after a search chose to pass:
 /// a twentieth of the search's playouts (its time is spent after the move's budget, and
@@ -141,12 +141,19 @@ impl Engine {
     }
 
     /// True when the search's choice `best` loses so clearly, after enough playouts, that
-    /// the engine resigns ([`Config::resign_threshold`], [`RESIGN_MIN_PLAYOUTS`]).
+    /// the engine resigns ([`Config::resign_threshold`]): the root has the visits
+    /// [`resign_visits`] asks of the last search (fewer under a short clock, never fewer than
+    /// [`crate::search::RESIGN_MIN_VISITS`]), and `best`'s win rate is below the threshold
+    /// by two standard errors of its own visits (its rate taken as at least half the
+    /// threshold, so that a move of few visits, all lost, is no proof).
     fn resigns(&self, best: RootMove) -> bool {
         let threshold = self.config().resign_threshold;
+        let needed = resign_visits(self.search.last_run().and_then(|r| r.budget_playouts));
+        let p = best.win_rate.max(threshold / 2.0);
+        let error = (p * (1.0 - p) / f64::from(best.visits.max(1))).sqrt();
         threshold > 0.0
-            && best.win_rate < threshold
-            && self.search.root_visits() >= RESIGN_MIN_PLAYOUTS
+            && best.win_rate + 2.0 * error < threshold
+            && self.search.root_visits() >= needed
     }
 
     /// The root's most visited move other than the pass, when the search chose to pass

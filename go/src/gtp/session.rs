@@ -10,12 +10,13 @@
 
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use gtp_wire::column_letter;
 
 use super::{
-    Command, KNOWN_COMMANDS, format_error, format_response, format_vertex, is_known_command,
-    parse_color, parse_float, parse_int, parse_move, parse_vertex,
+    Command, CommandReader, GtpError, KNOWN_COMMANDS, format_error, format_response, format_vertex,
+    is_known_command, parse_color, parse_float, parse_int, parse_move, parse_vertex,
 };
 use crate::clock::TimeSystem;
 use crate::game::{DEFAULT_KOMI, SetupError};
@@ -23,6 +24,9 @@ use crate::player::{Generate, Player, illegal_text};
 use crate::point::{Color, Move, Point};
 use crate::settings::Settings;
 use crate::status::{Status, stones_with_status};
+
+/// The commands after which the session ponders (when on): those that play our move.
+const GENERATE: &[&str] = &["genmove", "kgs-genmove_cleanup"];
 
 /// The board size before any `boardsize` (GTP's customary default).
 pub const DEFAULT_SIZE: usize = 19;
@@ -34,6 +38,8 @@ pub type Reply = Result<String, String>;
 #[derive(Debug)]
 pub struct Session {
     player: Player,
+    /// Search during the opponent's turn ([`Settings::ponder`]).
+    ponder: bool,
 }
 
 fn syntax(usage: &str) -> String {
@@ -72,6 +78,7 @@ impl Session {
         Session {
             player: Player::new(settings, DEFAULT_SIZE, DEFAULT_KOMI)
                 .expect("the default size is valid"),
+            ponder: settings.ponder,
         }
     }
 
@@ -81,16 +88,67 @@ impl Session {
     }
 
     /// Reads commands from `input` until `quit` or the end of the input, writing each
-    /// response to `output` as soon as it is ready.
+    /// response to `output` as soon as it is ready. With pondering on, after each move we
+    /// generate the search goes on (the opponent's turn) until the next line arrives.
     pub fn run<R: BufRead, W: Write>(&mut self, input: R, output: W) -> io::Result<()> {
-        gtp_wire::serve(input, output, |read| match read {
+        if !self.ponder {
+            return gtp_wire::serve(input, output, |read| self.respond(read));
+        }
+        // The same loop as `serve`'s, with the ponder between a move and the next command.
+        let mut reader = CommandReader::new(input);
+        let mut output = output;
+        let mut ponder = false;
+        while let Some(read) = self.read_pondering(&mut reader, ponder)? {
+            let generated = matches!(&read, Ok(c) if GENERATE.contains(&c.name.as_str()));
+            let Some((text, quit)) = self.respond(read) else {
+                continue;
+            };
+            output.write_all(text.as_bytes())?;
+            output.flush()?;
+            if quit {
+                break;
+            }
+            ponder = generated && !self.player.engine().game().is_over();
+        }
+        Ok(())
+    }
+
+    /// The response to one line read (`None`: nothing to answer) and whether it quits.
+    fn respond(&mut self, read: Result<Command, GtpError>) -> Option<(String, bool)> {
+        match read {
             Ok(command) => {
                 let reply = self.answer(&command);
                 let text = format_response(command.id, reply.as_deref().map_err(|e| &**e));
                 Some((text, command.name == "quit" && reply.is_ok()))
             }
             Err(e) => format_error(&e).map(|text| (text, false)),
-        })
+        }
+    }
+
+    /// The next line of `reader`; when `ponder`, the search runs on another thread while
+    /// this one waits for the line, and has stopped (joined) before the line is returned,
+    /// so no command ever meets a running search. A panic in it restores the game.
+    fn read_pondering<R: BufRead>(
+        &mut self,
+        reader: &mut CommandReader<R>,
+        ponder: bool,
+    ) -> io::Result<Option<Result<Command, GtpError>>> {
+        if !ponder {
+            return reader.read_command();
+        }
+        let before = self.player.engine().game().clone();
+        let stop = AtomicBool::new(false);
+        let player = &mut self.player;
+        let (read, searched) = std::thread::scope(|s| {
+            let search = s.spawn(|| player.ponder(&stop));
+            let read = reader.read_command();
+            stop.store(true, Ordering::Relaxed);
+            (read, search.join())
+        });
+        if searched.is_err() {
+            self.player.recover(before);
+        }
+        read
     }
 
     /// Answers one command; a panic inside it is `internal error`, with the game restored.

@@ -54,8 +54,47 @@ pub const MODEL_PRIOR: f32 = 40.0;
 /// Resign when the chosen move wins less often than this... (`GO_RESIGN`; 0 never resigns).
 pub const RESIGN_THRESHOLD: f64 = 0.1;
 
-/// ...and the root has had at least this many playouts, so the verdict is not noise.
+/// ...and the root has had at least this many playouts, so the verdict is not noise; under
+/// a clock, at least [`RESIGN_BUDGET_SHARE`] of what a move's search gets there, and never
+/// fewer than [`RESIGN_MIN_VISITS`] ([`resign_visits`]).
 pub const RESIGN_MIN_PLAYOUTS: u32 = 3000;
+
+/// Under a clock the root needs this share of the playouts its move's budget gives
+/// ([`Searched::budget_playouts`]) before a resignation: a short clock never gives 3000
+/// (issue 49: a 13x13 game of 20 s, lost at 0.0 %, was never resigned).
+pub const RESIGN_BUDGET_SHARE: f64 = 0.5;
+
+/// The fewest root visits behind a resignation, whatever the clock: below this a low win
+/// rate is too often the noise of a young tree. The front end also asks the chosen move's
+/// win rate to be under the threshold by two standard errors of its own visits. 200 is
+/// below what a 13x13 move of 80 ms (a game of 5 s) gave on the shared machine at load 12
+/// (250 to 600 playouts); 3000 would take it seconds.
+pub const RESIGN_MIN_VISITS: u32 = 200;
+
+/// The root visits a resignation needs after a search whose budget gave `budget_playouts`
+/// (`None`: a search to a number of playouts, not a deadline): [`RESIGN_MIN_PLAYOUTS`], or
+/// under a deadline [`RESIGN_BUDGET_SHARE`] of the budget's playouts within
+/// [`RESIGN_MIN_VISITS`]..=[`RESIGN_MIN_PLAYOUTS`].
+pub fn resign_visits(budget_playouts: Option<u64>) -> u32 {
+    match budget_playouts {
+        None => RESIGN_MIN_PLAYOUTS,
+        Some(n) => {
+            let share = (n as f64 * RESIGN_BUDGET_SHARE).min(f64::from(RESIGN_MIN_PLAYOUTS));
+            (share as u32).max(RESIGN_MIN_VISITS)
+        }
+    }
+}
+
+/// A search under a deadline may stop early, once it has used this share of its budget,
+/// when its most visited root move leads the next by more visits than the playouts the
+/// time left can give (Huang, Coulom and Lin 2010's early stop): a forced or settled move
+/// saves the rest of its time for later moves. Searches to a number of playouts never stop
+/// early, so play at fixed playouts is unchanged.
+pub const EARLY_STOP_AFTER: f64 = 0.5;
+
+/// ...and not before this much search: below it the playout rate is too young to trust,
+/// and what an early stop saves is small.
+pub const EARLY_STOP_MIN: Duration = Duration::from_millis(100);
 
 /// The node cap: 2^21 nodes of 36 bytes, 72 MiB. `GO_MAX_NODES` overrides it.
 pub const MAX_NODES: usize = 1 << 21;
@@ -218,6 +257,9 @@ pub struct Searched {
     pub playouts: u64,
     /// Visits the root held before (kept by tree reuse).
     pub reused_visits: u32,
+    /// Under a deadline, the playouts the whole budget gives at this search's rate (more
+    /// than `playouts` after an early stop); `None` for a search to a number of playouts.
+    pub budget_playouts: Option<u64>,
 }
 
 /// The search: its configuration, the tree, and where the tree's root stands in the game.
@@ -226,6 +268,8 @@ pub struct Search {
     config: Config,
     tree: Tree,
     anchor: Option<Anchor>,
+    /// What the last [`Search::run`] did.
+    last_run: Option<Searched>,
 }
 
 impl Search {
@@ -235,6 +279,7 @@ impl Search {
             tree: Tree::new(config.max_nodes),
             config,
             anchor: None,
+            last_run: None,
         }
     }
 
@@ -266,14 +311,41 @@ impl Search {
         no_pass: bool,
         rng: &mut SmallRng,
     ) -> Searched {
+        self.run_until(game, color, limits, no_pass, rng, &AtomicBool::new(false))
+    }
+
+    /// Like [`Search::run`], and stops as soon as another thread sets `stop` (pondering:
+    /// the session stops the search when the controller's next command arrives).
+    pub fn run_until(
+        &mut self,
+        game: &Game,
+        color: Color,
+        limits: &Limits,
+        no_pass: bool,
+        rng: &mut SmallRng,
+        stop: &AtomicBool,
+    ) -> Searched {
         self.prepare_tree(game, color);
         self.prepare_root(game, color, no_pass);
         let reused_visits = self.tree.node(ROOT).visits;
-        let playouts = self.iterate(game, color, limits, rng);
-        Searched {
+        let start = Instant::now();
+        let playouts = self.iterate(game, color, limits, rng, stop);
+        let budget_playouts = limits.deadline.map(|deadline| {
+            let rate = playouts as f64 / start.elapsed().as_secs_f64().max(1e-6);
+            (rate * deadline.saturating_duration_since(start).as_secs_f64()) as u64
+        });
+        let searched = Searched {
             playouts,
             reused_visits,
-        }
+            budget_playouts,
+        };
+        self.last_run = Some(searched);
+        searched
+    }
+
+    /// What the last [`Search::run`] did (`None` before any).
+    pub fn last_run(&self) -> Option<Searched> {
+        self.last_run
     }
 
     /// The root's move to play: the most visited (the first of equals).
@@ -404,14 +476,20 @@ impl Search {
         }
     }
 
-    /// Runs iterations until `limits`; returns the number of playouts.
-    fn iterate(&mut self, game: &Game, color: Color, limits: &Limits, rng: &mut SmallRng) -> u64 {
+    /// Runs iterations until `limits` or `stop`; returns the number of playouts.
+    fn iterate(
+        &mut self,
+        game: &Game,
+        color: Color,
+        limits: &Limits,
+        rng: &mut SmallRng,
+        stop: &AtomicBool,
+    ) -> u64 {
         let cap = limits.playout_cap();
         let deadline = limits.deadline;
         let threads = self.config.threads.max(1);
         let shared = Mutex::new(std::mem::replace(&mut self.tree, Tree::new(1)));
         let done = AtomicU64::new(0);
-        let stop = AtomicBool::new(false);
         let ctx = Context {
             root: game.board(),
             to_move: color,
@@ -421,6 +499,7 @@ impl Search {
             config: &self.config,
         };
         let seeds: Vec<u64> = (0..threads).map(|_| rng.random()).collect();
+        let start = Instant::now();
         let work = |seed: u64| {
             let mut worker = Worker::new(ctx.root, SmallRng::seed_from_u64(seed));
             let mut local = 0u64;
@@ -432,7 +511,9 @@ impl Search {
                 }
                 worker.iterate(&shared, &ctx);
                 local += 1;
-                if local.is_multiple_of(32) && deadline.is_some_and(|d| Instant::now() >= d) {
+                if local.is_multiple_of(32)
+                    && deadline.is_some_and(|d| ends(&shared, &done, start, d))
+                {
                     stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -449,6 +530,33 @@ impl Search {
         self.tree = shared.into_inner().expect("a search thread panicked");
         done.load(Ordering::Relaxed)
     }
+}
+
+/// Whether a search that started at `start` stops now: at its `deadline`, or early when the
+/// most visited root move cannot be overtaken in the time left ([`EARLY_STOP_AFTER`]).
+fn ends(tree: &Mutex<Tree>, done: &AtomicU64, start: Instant, deadline: Instant) -> bool {
+    let now = Instant::now();
+    if now >= deadline {
+        return true;
+    }
+    let spent = now - start;
+    let budget = deadline - start;
+    if spent < EARLY_STOP_MIN || spent.as_secs_f64() < EARLY_STOP_AFTER * budget.as_secs_f64() {
+        return false;
+    }
+    let rate = done.load(Ordering::Relaxed) as f64 / spent.as_secs_f64();
+    let to_come = rate * (deadline - now).as_secs_f64();
+    let tree = tree.lock().expect("a search thread panicked");
+    let (mut first, mut second) = (0u32, 0u32);
+    for child in tree.children(ROOT) {
+        let visits = tree.node(child).visits;
+        if visits > first {
+            (first, second) = (visits, first);
+        } else if visits > second {
+            second = visits;
+        }
+    }
+    f64::from(first - second) > to_come
 }
 
 /// The move of a node's `mv` field on `board`.
