@@ -49,6 +49,34 @@ pub enum Scoring {
     EmptiesToWinner,
 }
 
+/// The deep search's move ordering: a move's key (smaller first) is `mobility` times the
+/// opponent's replies after it (corners counted twice) plus `potential` times the empty
+/// squares next to our discs (where its later replies come from), less `corner` for a corner
+/// and `parity` for a move into a quadrant with an odd number of empties. Fastest-first is
+/// Zebra's and Edax's main endgame ordering; the other terms' defaults were set on FFO #40-#42
+/// (reversi/README.md, Endgame).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Per opponent reply.
+    pub mobility: i32,
+    /// Per empty square next to our discs.
+    pub potential: i32,
+    /// Bonus of a corner move.
+    pub corner: i32,
+    /// Bonus of a move into an odd quadrant.
+    pub parity: i32,
+}
+
+impl Weights {
+    /// The defaults (see [`Weights`]).
+    pub const DEFAULT: Weights = Weights {
+        mobility: 16,
+        potential: 4,
+        corner: 12,
+        parity: 6,
+    };
+}
+
 /// The solver's switches, for ablations; [`Config::default`] is what the engines use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -60,6 +88,11 @@ pub struct Config {
     pub stability: bool,
     /// Parity in move ordering (odd quadrants first).
     pub parity: bool,
+    /// Enhanced transposition cut-offs (a child's stored bound refutes the node before any
+    /// search) in the deep search.
+    pub etc: bool,
+    /// The deep search's ordering weights.
+    pub weights: Weights,
 }
 
 impl Default for Config {
@@ -69,6 +102,8 @@ impl Default for Config {
             deep_min_empties: DEEP_MIN_EMPTIES,
             stability: true,
             parity: true,
+            etc: true,
+            weights: Weights::DEFAULT,
         }
     }
 }
@@ -80,6 +115,8 @@ pub struct Solver {
     nodes: u64,
     next_clock: u64,
     deadline: Option<Instant>,
+    /// A caller's own stop condition, asked with the clock (the benchmark's CPU-time limit).
+    stop: Option<Box<dyn FnMut() -> bool + Send>>,
     aborted: bool,
     /// The rule of the current solve: under the house rule each move forbids squares.
     no_adjacent: bool,
@@ -190,6 +227,7 @@ impl Solver {
             nodes: 0,
             next_clock: 0,
             deadline: None,
+            stop: None,
             aborted: false,
             no_adjacent: false,
             empties_to_winner: false,
@@ -202,6 +240,13 @@ impl Solver {
     /// [`Scoring::DiscsOnBoard`]).
     pub fn set_scoring(&mut self, scoring: Scoring) {
         self.scoring = scoring;
+    }
+
+    /// Adds a stop condition, asked every few thousand nodes beside the deadline, for the
+    /// solves that follow (`None` removes it): a solve it stops returns `None` as one past its
+    /// deadline does. The FFO benchmark limits CPU time this way.
+    pub fn set_stop(&mut self, stop: Option<Box<dyn FnMut() -> bool + Send>>) {
+        self.stop = stop;
     }
 
     /// Nodes visited by the last solve.

@@ -13,20 +13,14 @@
 //! the house rule (the opponent's last move when it forbids squares, else [`NO_LAST`]).
 
 use super::Solver;
-use super::bits::{NO_LAST, final_score, flips, forbidden, odd_quadrants};
-use crate::bitboard::{CORNERS, legal_moves};
+use super::bits::{
+    NO_LAST, final_score, flips, forbidden, moves as legal_moves, odd_quadrants, touches,
+};
+use crate::bitboard::{CORNERS, neighbours};
 
 /// At or below this many empties the specialised search without move generation runs.
 pub(super) const LAST_EMPTIES: u32 = 4;
 
-/// Fastest-first: the weight of each reply the opponent is left (corners count twice), the
-/// key the deep search orders by (smaller first).
-const MOBILITY_WEIGHT: i32 = 16;
-/// A corner move's bonus in the ordering: worth about one reply less (corners are stable and
-/// usually good).
-const CORNER_BONUS: i32 = 12;
-/// A move into a quadrant with an odd number of empties: worth a bit under one reply less.
-const PARITY_BONUS: i32 = 6;
 /// The table's best move goes first whatever its mobility.
 const HINT_BONUS: i32 = 1 << 20;
 
@@ -134,6 +128,12 @@ impl Solver {
             return self.pass(own, opp, last, alpha, beta);
         }
         let mut list = self.ordered(own, opp, moves, hint);
+        if self.config.etc
+            && empties > self.config.deep_min_empties
+            && let Some(cut) = self.transposition_cut(own, opp, &list, beta)
+        {
+            return cut;
+        }
         let (score, best) = self.pvs(own, opp, &mut list, alpha, beta);
         if !self.aborted {
             self.table
@@ -142,8 +142,21 @@ impl Solver {
         score
     }
 
-    /// The moves of `moves` with their flips and fastest-first keys: the opponent's replies
-    /// after each (corners twice), less a bonus for corners, odd quadrants and `hint`.
+    /// Enhanced transposition cut-off: a score of at least `beta` when the table already
+    /// holds a child whose upper bound refutes it (the child's deep search is then skipped).
+    fn transposition_cut(&self, own: u64, opp: u64, list: &MoveList, beta: i32) -> Option<i32> {
+        (0..list.len).find_map(|k| {
+            let (sq, f) = (list.sq[k], list.flipped[k]);
+            let e = self
+                .table
+                .probe(opp ^ f, own | f | (1u64 << sq), self.child_last(sq))?;
+            (-i32::from(e.upper) >= beta).then_some(-i32::from(e.upper))
+        })
+    }
+
+    /// The moves of `moves` with their flips and fastest-first keys ([`super::Weights`]): the
+    /// opponent's replies after each (corners twice) and the empty squares next to our discs
+    /// (its potential replies), less a bonus for corners, odd quadrants and `hint`.
     pub(super) fn ordered(&self, own: u64, opp: u64, moves: u64, hint: u8) -> MoveList {
         let mut list = MoveList {
             sq: [0; MAX_MOVES],
@@ -162,14 +175,17 @@ impl Solver {
             m &= m - 1;
             let bit = 1u64 << sq;
             let f = flips(own, opp, u32::from(sq));
-            let replies = legal_moves(opp ^ f, own | f | bit) & !forbidden(self.child_last(sq));
-            let mut key =
-                MOBILITY_WEIGHT * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            let (theirs, ours) = (opp ^ f, own | f | bit);
+            let replies = legal_moves(theirs, ours) & !forbidden(self.child_last(sq));
+            let w = &self.config.weights;
+            let mut key = w.mobility
+                * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
+                + w.potential * (neighbours(ours) & !(ours | theirs)).count_ones() as i32;
             if bit & CORNERS != 0 {
-                key -= CORNER_BONUS;
+                key -= w.corner;
             }
             if bit & odd != 0 {
-                key -= PARITY_BONUS;
+                key -= w.parity;
             }
             if sq == hint {
                 key -= HINT_BONUS;
@@ -279,6 +295,9 @@ impl Solver {
             while m != 0 {
                 let sq = m.trailing_zeros();
                 m &= m - 1;
+                if !touches(opp, sq) {
+                    continue;
+                }
                 let f = flips(own, opp, sq);
                 if f == 0 {
                     continue;
@@ -325,18 +344,17 @@ impl Solver {
         final_score(own, opp, self.empties_to_winner)
     }
 
-    /// Counts a node and reads the clock every [`super::CLOCK_EVERY`] nodes; true once the
-    /// deadline has passed (the search then unwinds, its values meaningless).
+    /// Counts a node and reads the clock (and asks the caller's stop condition) every
+    /// [`super::CLOCK_EVERY`] nodes; true once the deadline has passed or the caller said stop (the search then unwinds, its values meaningless).
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes >= self.next_clock {
             self.next_clock = self.nodes + super::CLOCK_EVERY;
-            if let Some(deadline) = self.deadline
-                && std::time::Instant::now() >= deadline
-            {
-                self.aborted = true;
-            }
+            let late = self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d);
+            self.aborted = late || self.stop.as_mut().is_some_and(|stop| stop());
         }
         self.aborted
     }
