@@ -113,9 +113,10 @@ fn run(args: &Args) -> Result<bool, String> {
     });
     let mut all_right = true;
     println!(
-        "| # | empties | score (published) | move (published) | right | time s | nodes | Mnodes/s |"
+        "| # | empties | score (published) | move (published) | right | wall s | CPU s | nodes | \
+         Mnodes/CPU s |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for p in &suite {
         if !picked(&args.positions, p.number)? {
             continue;
