@@ -46,7 +46,10 @@ struct Args {
     /// Ablation: no enhanced transposition cut-offs.
     #[arg(long)]
     no_etc: bool,
-    /// Tuning: the ordering weights `mobility,potential,corner,parity`.
+    /// Tuning: empties from which the ordering looks one ply further.
+    #[arg(long, default_value_t = reversi::search::endgame::LOOKAHEAD_EMPTIES)]
+    lookahead_empties: u32,
+    /// Tuning: the ordering weights `mobility,potential,corner,parity,lookahead`.
     #[arg(long, value_parser = parse_weights)]
     weights: Option<Weights>,
     /// The suite file.
@@ -73,20 +76,21 @@ fn picked(positions: &[String], number: u32) -> Result<bool, String> {
     Ok(false)
 }
 
-/// Parses `--weights`: four comma-separated integers.
+/// Parses `--weights`: five comma-separated integers.
 fn parse_weights(text: &str) -> Result<Weights, String> {
     let v: Vec<i32> = text
         .split(',')
         .map(|t| t.trim().parse().map_err(|_| format!("bad weight {t:?}")))
         .collect::<Result<_, _>>()?;
-    let [mobility, potential, corner, parity] = v[..] else {
-        return Err("expected 4 weights: mobility,potential,corner,parity".into());
+    let [mobility, potential, corner, parity, lookahead] = v[..] else {
+        return Err("expected 5 weights: mobility,potential,corner,parity,lookahead".into());
     };
     Ok(Weights {
         mobility,
         potential,
         corner,
         parity,
+        lookahead,
     })
 }
 
@@ -110,6 +114,7 @@ fn run(args: &Args) -> Result<bool, String> {
         parity: !args.no_parity,
         etc: !args.no_etc,
         weights: args.weights.unwrap_or(Weights::DEFAULT),
+        lookahead_empties: args.lookahead_empties,
     });
     let mut all_right = true;
     println!(

@@ -35,6 +35,9 @@ pub const DEFAULT_TABLE_BITS: u32 = 18;
 /// (measured: see reversi/README.md, Endgame).
 pub const DEEP_MIN_EMPTIES: u32 = 7;
 
+/// From this many empties on, the ordering looks one ply further (see [`Config`]).
+pub const LOOKAHEAD_EMPTIES: u32 = 12;
+
 /// How often (in nodes) the clock is read.
 const CLOCK_EVERY: u64 = 4096;
 
@@ -65,6 +68,9 @@ pub struct Weights {
     pub corner: i32,
     /// Bonus of a move into an odd quadrant.
     pub parity: i32,
+    /// From [`Config::lookahead_empties`] on: per unit of the opponent's best mobility
+    /// difference one ply further (its replies minus ours after its best reply).
+    pub lookahead: i32,
 }
 
 impl Weights {
@@ -74,6 +80,7 @@ impl Weights {
         potential: 4,
         corner: 12,
         parity: 6,
+        lookahead: 8,
     };
 }
 
@@ -93,6 +100,9 @@ pub struct Config {
     pub etc: bool,
     /// The deep search's ordering weights.
     pub weights: Weights,
+    /// From this many empties on the ordering looks one ply further ([`Weights::lookahead`]):
+    /// few nodes have that many empties and each cuts a large subtree.
+    pub lookahead_empties: u32,
 }
 
 impl Default for Config {
@@ -104,6 +114,7 @@ impl Default for Config {
             parity: true,
             etc: true,
             weights: Weights::DEFAULT,
+            lookahead_empties: LOOKAHEAD_EMPTIES,
         }
     }
 }
@@ -276,7 +287,7 @@ impl Solver {
             return (!self.aborted).then_some((v, Move::Pass));
         }
         let hint = self.table.probe(own, opp, last).map_or(NO_LAST, |e| e.best);
-        let mut list = self.ordered(own, opp, moves, hint);
+        let mut list = self.ordered(own, opp, moves, hint, pos.empties());
         let (v, sq) = self.pvs(own, opp, &mut list, alpha, beta);
         let sq = crate::bitboard::Square::new(sq).expect("moves are squares");
         (!self.aborted).then_some((v, Move::Play(sq)))

@@ -24,6 +24,27 @@ pub(super) const LAST_EMPTIES: u32 = 4;
 /// The table's best move goes first whatever its mobility.
 const HINT_BONUS: i32 = 1 << 20;
 
+/// The opponent's best reply one ply further, by the mobility it leaves: the most of (its
+/// replies then, minus ours then), over its `replies` in the position where it holds `theirs`
+/// and we hold `ours`; minus our mobility when it must pass.
+fn lookahead(theirs: u64, ours: u64, replies: u64) -> i32 {
+    if replies == 0 {
+        return -(legal_moves(ours, theirs).count_ones() as i32);
+    }
+    let mut best = i32::MIN;
+    let mut m = replies;
+    while m != 0 {
+        let sq = m.trailing_zeros();
+        m &= m - 1;
+        let f = flips(theirs, ours, sq);
+        let (us, them) = (ours ^ f, theirs | f | (1u64 << sq));
+        let v =
+            legal_moves(them, us).count_ones() as i32 - legal_moves(us, them).count_ones() as i32;
+        best = best.max(v);
+    }
+    best
+}
+
 /// More legal moves than a Reversi position can have (the known maximum is 33).
 const MAX_MOVES: usize = 40;
 
@@ -127,7 +148,7 @@ impl Solver {
         if moves == 0 {
             return self.pass(own, opp, last, alpha, beta);
         }
-        let mut list = self.ordered(own, opp, moves, hint);
+        let mut list = self.ordered(own, opp, moves, hint, empties);
         if self.config.etc
             && empties > self.config.deep_min_empties
             && let Some(cut) = self.transposition_cut(own, opp, &list, beta)
@@ -157,7 +178,14 @@ impl Solver {
     /// The moves of `moves` with their flips and fastest-first keys ([`super::Weights`]): the
     /// opponent's replies after each (corners twice) and the empty squares next to our discs
     /// (its potential replies), less a bonus for corners, odd quadrants and `hint`.
-    pub(super) fn ordered(&self, own: u64, opp: u64, moves: u64, hint: u8) -> MoveList {
+    pub(super) fn ordered(
+        &self,
+        own: u64,
+        opp: u64,
+        moves: u64,
+        hint: u8,
+        empties: u32,
+    ) -> MoveList {
         let mut list = MoveList {
             sq: [0; MAX_MOVES],
             flipped: [0; MAX_MOVES],
@@ -189,6 +217,9 @@ impl Solver {
             }
             if sq == hint {
                 key -= HINT_BONUS;
+            }
+            if empties >= self.config.lookahead_empties {
+                key += w.lookahead * lookahead(theirs, ours, replies);
             }
             let i = list.len;
             (list.sq[i], list.flipped[i], list.key[i]) = (sq, f, key);
