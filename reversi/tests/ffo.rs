@@ -29,6 +29,10 @@ fn the_suite_file_holds_positions_40_to_59_with_their_empties() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "minutes unoptimised; runs in the ci and release profiles"
+)]
 fn ffo_40_is_solved_with_its_published_score_and_move() {
     let suite = parse_suite(SUITE).expect("the suite parses");
     let p = suite
