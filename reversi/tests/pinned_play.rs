@@ -80,6 +80,6 @@ fn alphabeta_plays_a_whole_game_through_its_endgame_solver() {
         Rule::Standard,
         20_000,
         80,
-        "d3 c3 c4 c5 b4 e3 c2 b5 c6 a4 a5 a6 b6 d2 f2 d7 b3 c1 e1 d1 e2 f1 d6 a7 f4 a3 e6 f7 e8 f6 e7 f3 g5 g4 b2 f5 h3 f8 g3 g6 c7 h6 b1 h5 h4 h2 g1 b8 c8 a1 a8 h1 a2 g2 b7 d8 h7 h8 g7 g8",
+        "d3 c3 c4 c5 b4 e3 c2 b5 c6 a4 a5 a6 b6 d2 f2 d7 b3 c1 e1 d1 e2 f1 d6 a7 f4 a3 e6 f7 e8 f6 e7 f3 g5 g4 b2 f5 h3 f8 g3 g6 a2 a1 c7 h6 b7 h4 h2 h1 b1 g2 g8 b8 h5 a8 h7 h8 g7 d8 g1 pass c8",
     );
 }
