@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 pub mod bitboard;
+pub mod learned;
 pub mod position;
 pub mod protocol;
 pub mod search;
