@@ -1,4 +1,4 @@
-//! Search: two Monte-Carlo tree search engines and an alpha-beta engine over the rules in
+//! Search: two Monte-Carlo tree search engines and an alpha-beta engine (on two evaluations) over the rules in
 //! [`crate::position`].
 //!
 //! * `classic` — the seed-faithful baseline: plain UCT (UCB1, c = 0.8, on win rates in 0..1),
@@ -15,6 +15,8 @@
 //!   [`alphabeta::ROOT_SOLVE_EMPTIES`] empties ([`alphabeta`]). Against gtp-rhino level 4 it
 //!   scored like `strong` (15-0-5 and 7-1-2), head to head they were even at 1.1 s and
 //!   `strong` led at 200 ms, so `strong` stays the default (reversi/README.md).
+//! * `learned` — the same alpha-beta search on learned pattern tables ([`patterns`], fitted by
+//!   [`crate::learned`] and built into the binary).
 //!
 //! All are [`Engine`]s: give them a [`Position`] and [`Limits`], get a [`SearchReport`].
 //! The engine needs no move history: tree reuse finds the new position below the old root.

@@ -217,6 +217,11 @@ pub struct Geometry {
     pattern_weights: usize,
     /// Every instance: its squares and its pattern.
     instances: Vec<(Vec<u8>, usize)>,
+    /// Per square, what a disc there adds to each instance's index: (instance, 3^position),
+    /// flattened; square `q`'s terms are `terms[term_starts[q]..term_starts[q + 1]]`. Adding
+    /// per disc, independent sums, is about twice as fast as folding each instance's squares.
+    terms: Vec<(u16, u32)>,
+    term_starts: Vec<usize>,
 }
 
 impl Geometry {
@@ -231,16 +236,27 @@ impl Geometry {
                 starts.push(total);
                 total += p.weights;
             }
-            let instances = patterns
+            let instances: Vec<(Vec<u8>, usize)> = patterns
                 .iter()
                 .enumerate()
                 .flat_map(|(k, p)| p.instances.iter().map(move |i| (i.clone(), k)))
                 .collect();
+            let (mut terms, mut term_starts) = (Vec::new(), vec![0]);
+            for q in 0..64u8 {
+                for (k, (squares, _)) in instances.iter().enumerate() {
+                    if let Some(i) = squares.iter().position(|&s| s == q) {
+                        terms.push((k as u16, 3u32.pow(i as u32)));
+                    }
+                }
+                term_starts.push(terms.len());
+            }
             Geometry {
                 patterns,
                 starts,
                 pattern_weights: total,
                 instances,
+                terms,
+                term_starts,
             }
         })
     }
@@ -258,26 +274,32 @@ impl Geometry {
     /// The shared weight each instance reads for (`own`, `opp`), as indices into a phase's
     /// weights, into `out` (one per instance).
     pub fn features(&self, own: u64, opp: u64, out: &mut [u32]) {
-        let cells = cells(own, opp);
-        for (slot, (squares, k)) in out.iter_mut().zip(&self.instances) {
-            let index = squares
-                .iter()
-                .rev()
-                .fold(0usize, |acc, &s| acc * 3 + usize::from(cells[s as usize]));
-            *slot = (self.starts[*k] + self.patterns[*k].shared[index] as usize) as u32;
+        let indices = self.indices(own, opp);
+        for (slot, ((_, k), &index)) in out.iter_mut().zip(self.instances.iter().zip(&indices)) {
+            *slot = (self.starts[*k] + self.patterns[*k].shared[index as usize] as usize) as u32;
         }
+    }
+
+    /// Every instance's index for (`own`, `opp`): digit 1 for own discs, 2 for the other's.
+    #[inline]
+    fn indices(&self, own: u64, opp: u64) -> [u32; INSTANCES] {
+        let mut indices = [0u32; INSTANCES];
+        for (discs, digit) in [(own, 1), (opp, 2)] {
+            let mut m = discs;
+            while m != 0 {
+                let q = m.trailing_zeros() as usize;
+                m &= m - 1;
+                for &(k, power) in &self.terms[self.term_starts[q]..self.term_starts[q + 1]] {
+                    indices[k as usize] += digit * power;
+                }
+            }
+        }
+        indices
     }
 }
 
-/// Each square's digit: 0 empty, 1 own, 2 opponent's.
-#[inline]
-fn cells(own: u64, opp: u64) -> [u8; 64] {
-    let mut cells = [0u8; 64];
-    for (i, c) in cells.iter_mut().enumerate() {
-        *c = ((own >> i) & 1) as u8 | ((((opp >> i) & 1) as u8) << 1);
-    }
-    cells
-}
+/// Pattern instances on the board (checked against the layout by a test).
+const INSTANCES: usize = 46;
 
 /// The mobility difference the scalar weight multiplies: the side to move's moves (`moves`,
 /// the house rule included) minus the other side's.
@@ -442,15 +464,10 @@ impl Tables {
         let (own, opp) = (pos.own(), pos.opp());
         let s = stage(pos.empties());
         let table = &self.full[s];
-        let cells = cells(own, opp);
-        let g = Geometry::get();
+        let indices = Geometry::get().indices(own, opp);
         let mut sum = 0i32;
-        for ((squares, _), &offset) in g.instances.iter().zip(&self.offsets) {
-            let index = squares
-                .iter()
-                .rev()
-                .fold(0usize, |acc, &q| acc * 3 + usize::from(cells[q as usize]));
-            sum += i32::from(table[offset + index]);
+        for (&offset, &index) in self.offsets.iter().zip(&indices) {
+            sum += i32::from(table[offset + index as usize]);
         }
         let [mobility_weight, constant] = self.scalars[s];
         sum + mobility_weight * mobility(own, opp, moves) + constant
@@ -484,7 +501,8 @@ mod tests {
     #[test]
     fn layout_has_46_instances_and_halved_tables() {
         let g = Geometry::get();
-        assert_eq!(g.instances(), 46);
+        assert_eq!(g.instances(), INSTANCES);
+        assert_eq!(INSTANCES, 46);
         // The edge has a mirror symmetry: about half its 3^10 indices share a weight.
         let edge = &g.patterns[0];
         assert_eq!(edge.weights, (59049 + 243) / 2);
