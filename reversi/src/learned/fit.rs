@@ -352,3 +352,64 @@ pub fn holdout_text(report: &Report, config: &FitConfig) -> Result<String, Strin
     }
     Ok(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learned::data::{self, GenConfig};
+    use crate::position::{Move, Position, Rule};
+
+    #[test]
+    fn trajectories_follow_each_game_and_its_passes() {
+        let p0 = Position::start(Rule::Standard);
+        let p1 = p0.play(Move::parse("d3").unwrap()).unwrap();
+        let rec = |own, opp, game| Record {
+            own,
+            opp,
+            label: 0,
+            game,
+        };
+        // Out of order, and a pass: the same side moves twice (its discs only grow).
+        let records = vec![
+            rec(p1.own(), p1.opp(), 0),
+            rec(p0.own(), p0.opp(), 0),
+            rec(0b111, 0b1000, 1),
+            rec(0b1, 0b10, 1),
+        ];
+        let t = Trajectories::new(&records);
+        assert_eq!(t.next[1], Some((0, true)));
+        assert_eq!(t.next[0], None);
+        assert_eq!(t.next[3], Some((2, false)));
+        assert_eq!(t.ahead(&records, 1, 60), Some((0, true)));
+    }
+
+    #[test]
+    fn a_small_fit_writes_tables_that_load_and_a_sample_that_matches_them() {
+        let config = GenConfig {
+            rule: Rule::Standard,
+            seed: 9,
+            first_game: 0,
+            games: 30,
+            depth: 1,
+            exact_empties: 8,
+            noise: 0.05,
+            opening_plies: data::OPENING_PLIES,
+        };
+        let mut bytes = Vec::new();
+        data::generate(&config, &mut bytes).unwrap();
+        let records = data::read_records(&bytes[..]).unwrap();
+        let fit_config = FitConfig {
+            seed: 1,
+            outcome_share: 0.5,
+            exact_empties: 8,
+        };
+        let mut log = Vec::new();
+        let report = fit(&records, &fit_config, &mut log).unwrap();
+        assert_eq!(String::from_utf8(log).unwrap().lines().count(), STAGES);
+        let tables = Tables::parse(&report.weights).unwrap();
+        assert!(report.test_rmse.is_finite() && report.test_rmse > 0.0);
+        let text = holdout_text(&report, &fit_config).unwrap();
+        let stated = format!("sample_rmse {:.3}", sample_rmse(&tables, &report.holdout));
+        assert!(text.contains(&stated), "{text}");
+    }
+}
