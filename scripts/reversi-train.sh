@@ -76,6 +76,6 @@ if [ "$STEP" != fit ]; then
     echo "reversi-train: games made in $(( $(date +%s) - start )) s (log: $OUT/gen.log)"
 fi
 if [ "$STEP" != gen ]; then
-    "${RUN[@]}" "$BIN" train fit --seed "$SEED" --exact-empties "$EXACT" --out "$OUT/weights.bin" \
+    "${RUN[@]}" "$REVERSI" train fit --seed "$SEED" --exact-empties "$EXACT" --out "$OUT/weights.bin" \
         --holdout "$OUT/holdout.txt" "$OUT"/data/games-*.bin | tee "$OUT/fit.log"
 fi
