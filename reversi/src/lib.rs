@@ -4,7 +4,8 @@
 //! Data flows one way: [`bitboard`] (masks and shifts) -> [`position`] (the rules, both rule
 //! sets) -> [`search`] (the `classic` and `strong` MCTS engines, the `alphabeta` engine, the
 //! exact endgame solver) -> [`protocol`] (GTP, Botzone JSON), [`selfplay`] and [`settings`]
-//! (the `REVERSI_*` environment variables, read once) -> the `reversi` program.
+//! (the `REVERSI_*` environment variables, read once) -> the `reversi` program. [`learned`]
+//! makes the `learned` engine's pattern tables offline (`reversi train`); play only reads them.
 //!
 //! A referee needs only [`Position`]: [`Position::start`], [`Position::legal_moves`],
 //! [`Position::play`], [`Position::is_game_over`], [`Position::result`] and its `Display`.
@@ -13,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod bitboard;
+pub mod learned;
 pub mod position;
 pub mod protocol;
 pub mod search;

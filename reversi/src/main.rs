@@ -13,7 +13,7 @@ use reversi::{Position, Profile, Rule, Settings, perft};
 /// Reversi (Othello) engine: GTP, Botzone, self-play, perft.
 ///
 /// Environment: REVERSI_MOVE_MS (budget per move, default 5000), REVERSI_PROFILE
-/// (classic|strong|alphabeta), REVERSI_LOG=1 (a line per move on stderr), REVERSI_MEMORY_MB (tree cap,
+/// (classic|strong|alphabeta|learned), REVERSI_LOG=1 (a line per move on stderr), REVERSI_MEMORY_MB (tree cap,
 /// default 256), and experiment knobs (reversi/README.md). Flags override the environment; a bad
 /// value stops the program with status 2.
 #[derive(Parser)]
@@ -29,7 +29,7 @@ struct Common {
     /// Rule set: standard or no-adjacent.
     #[arg(long, default_value = "standard", value_parser = parse_rule)]
     rule: Rule,
-    /// Engine: classic, strong or alphabeta (default: REVERSI_PROFILE, else strong).
+    /// Engine: classic, strong, alphabeta or learned (default: REVERSI_PROFILE, else strong).
     #[arg(long, value_parser = parse_profile)]
     profile: Option<Profile>,
     /// Budget per move in ms (default: REVERSI_MOVE_MS, else 5000).
@@ -76,6 +76,9 @@ enum Command {
         #[arg(long, default_value = "classic", value_parser = parse_profile)]
         second: Profile,
     },
+    /// Make training data or fit the learned evaluation's tables (scripts/reversi-train.sh).
+    #[command(subcommand)]
+    Train(Train),
     /// Count move paths from the start (perft) to check the rules.
     Perft {
         /// Depth in plies.
@@ -87,13 +90,67 @@ enum Command {
     },
 }
 
+#[derive(Subcommand)]
+enum Train {
+    /// Play self-play games and write their labelled positions (21-byte records) to --out.
+    Gen {
+        /// Rule set: standard or no-adjacent.
+        #[arg(long, default_value = "standard", value_parser = parse_rule)]
+        rule: Rule,
+        /// Seed of the openings and the noise.
+        #[arg(long, default_value_t = 50)]
+        seed: u64,
+        /// The first game's number.
+        #[arg(long, default_value_t = 0)]
+        first_game: u64,
+        /// Games to play.
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// The policy's search depth, plies.
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
+        /// The exact solver plays and labels from this many empties on.
+        #[arg(long, default_value_t = 14)]
+        exact_empties: u32,
+        /// Chance of a random move.
+        #[arg(long, default_value_t = 0.05)]
+        noise: f64,
+        /// The records' file.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Fit the pattern tables to record files; write the weights and a held-back sample.
+    Fit {
+        /// Seed of the shuffles and the sample.
+        #[arg(long, default_value_t = 50)]
+        seed: u64,
+        /// Share of a label that is the game's outcome; the rest is the fitted evaluation a
+        /// phase later in the game (temporal difference; 1: outcomes only).
+        #[arg(long, default_value_t = 0.5)]
+        outcome_share: f32,
+        /// Labels at or below this many empties are exact (gen's --exact-empties).
+        #[arg(long, default_value_t = 16)]
+        exact_empties: u32,
+        /// The weights file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// The held-back sample's file to write.
+        #[arg(long)]
+        holdout: std::path::PathBuf,
+        /// Record files (from `train gen`).
+        #[arg(required = true)]
+        data: Vec<std::path::PathBuf>,
+    },
+}
+
 fn parse_rule(s: &str) -> Result<Rule, String> {
     Rule::parse(s).ok_or_else(|| format!("unknown rule {s:?}: expected standard or no-adjacent"))
 }
 
 fn parse_profile(s: &str) -> Result<Profile, String> {
-    Profile::parse(s)
-        .ok_or_else(|| format!("unknown profile {s:?}: expected classic, strong or alphabeta"))
+    Profile::parse(s).ok_or_else(|| {
+        format!("unknown profile {s:?}: expected classic, strong, alphabeta or learned")
+    })
 }
 
 /// The player the flags and environment describe.
@@ -107,6 +164,10 @@ fn player(common: &Common, settings: &Settings) -> Player {
 }
 
 fn run(cli: Cli) -> Result<(), String> {
+    // Training makes the tables: it needs neither them nor the playing settings.
+    if let Command::Train(train) = cli.command {
+        return run_train(train);
+    }
     let settings = Settings::from_env()?;
     match cli.command {
         Command::Gtp(common) => {
@@ -163,6 +224,7 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             Ok(())
         }
+        Command::Train(_) => unreachable!("handled above"),
         Command::Perft { depth, rule } => {
             let start = Instant::now();
             let n = perft(&Position::start(rule), depth);
@@ -173,6 +235,97 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// The `train` subcommands.
+fn run_train(train: Train) -> Result<(), String> {
+    use reversi::learned::data::{self, GenConfig};
+    match train {
+        Train::Gen {
+            rule,
+            seed,
+            first_game,
+            games,
+            depth,
+            exact_empties,
+            noise,
+            out,
+        } => {
+            let config = GenConfig {
+                rule,
+                seed,
+                first_game,
+                games,
+                depth,
+                exact_empties,
+                noise,
+                opening_plies: data::OPENING_PLIES,
+            };
+            let start = Instant::now();
+            let file =
+                std::fs::File::create(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+            let n = data::generate(&config, &mut BufWriter::new(file))
+                .map_err(|e| format!("{}: {e}", out.display()))?;
+            println!(
+                "games {first_game}..{}: {n} positions, {:.1} s",
+                first_game + games,
+                start.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        Train::Fit {
+            seed,
+            outcome_share,
+            exact_empties,
+            out,
+            holdout,
+            data,
+        } => {
+            let config = reversi::learned::fit::FitConfig {
+                seed,
+                outcome_share,
+                exact_empties,
+            };
+            run_fit(&config, &out, &holdout, &data)
+        }
+    }
+}
+
+/// `reversi train fit`: reads the records, fits, writes the weights and the sample.
+fn run_fit(
+    config: &reversi::learned::fit::FitConfig,
+    out: &std::path::Path,
+    holdout: &std::path::Path,
+    data: &[std::path::PathBuf],
+) -> Result<(), String> {
+    use reversi::learned::{data::read_records, fit};
+    let start = Instant::now();
+    let mut records = Vec::new();
+    for path in data {
+        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        records.extend(
+            read_records(io::BufReader::new(file))
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+        );
+    }
+    let games = records
+        .iter()
+        .map(|r| r.game)
+        .collect::<std::collections::HashSet<_>>();
+    println!("{} positions from {} games", records.len(), games.len());
+    let report =
+        fit::fit(&records, config, &mut io::stdout().lock()).map_err(|e| format!("fit: {e}"))?;
+    std::fs::write(out, &report.weights).map_err(|e| format!("{}: {e}", out.display()))?;
+    std::fs::write(holdout, fit::holdout_text(&report, config)?)
+        .map_err(|e| format!("{}: {e}", holdout.display()))?;
+    println!(
+        "test rmse {:.2} discs; {} bytes of weights in {}; {:.0} s",
+        report.test_rmse,
+        report.weights.len(),
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn main() -> ExitCode {

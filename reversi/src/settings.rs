@@ -10,6 +10,7 @@
 use envset::{Kind, Vars};
 
 use crate::search::heuristic::Weights;
+use crate::search::patterns;
 use crate::search::{Profile, Tuning};
 
 /// Budget per move in milliseconds; program flag `--move-ms`.
@@ -31,8 +32,11 @@ pub const ENV_EVAL_STABILITY: &str = "REVERSI_EVAL_STABILITY";
 /// Experiments: the alphabeta evaluation's 16 weights (see [`Weights::from_values`]).
 pub const ENV_AB_WEIGHTS: &str = "REVERSI_AB_WEIGHTS";
 
+/// Experiments: a pattern weights file for the `learned` engine in place of the built-in one.
+pub const ENV_PATTERNS: &str = "REVERSI_PATTERNS";
+
 /// Every variable [`Settings::from_env`] reads.
-pub const ENV_VARS: [&str; 9] = [
+pub const ENV_VARS: [&str; 10] = [
     ENV_MOVE_MS,
     ENV_PROFILE,
     ENV_LOG,
@@ -42,6 +46,7 @@ pub const ENV_VARS: [&str; 9] = [
     ENV_CUTOFF,
     ENV_EVAL_STABILITY,
     ENV_AB_WEIGHTS,
+    ENV_PATTERNS,
 ];
 
 /// The course's Reversi limit per move, our default budget (ms).
@@ -82,13 +87,22 @@ impl Default for Settings {
 impl Settings {
     /// Reads the process environment; the first bad value is the error, one line.
     pub fn from_env() -> Result<Settings, String> {
-        Settings::read(&Vars::env()).map_err(|e| e.to_string())
+        // Lossily, as envset reads it: a value that is not UTF-8 is a bad value, not unset.
+        Settings::from_vars(|name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned()))
     }
 
     /// Reads the variables through `var` (the environment, or a table in tests); unset or
-    /// empty ones keep their defaults, and the first bad value is the error, one line.
+    /// empty ones keep their defaults, and the first bad value is the error, one line. The
+    /// built-in pattern tables are checked first (their header and checksum): a binary whose
+    /// tables do not match stops here, with their error, before any default uses them.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Settings, String> {
-        Settings::read(&Vars::new(var)).map_err(|e| e.to_string())
+        patterns::builtin()?;
+        let mut s = Settings::read(&Vars::new(&var)).map_err(|e| e.to_string())?;
+        if let Some(path) = var(ENV_PATTERNS).filter(|p| !p.trim().is_empty()) {
+            s.tuning.patterns =
+                patterns::load(path.trim()).map_err(|e| format!("{ENV_PATTERNS}: {e}"))?;
+        }
+        Ok(s)
     }
 
     /// The settings `vars` hold, each variable read once; the first bad value is the error.
@@ -122,7 +136,7 @@ const MOVE_MS: Kind<u64> = Kind {
 
 /// [`ENV_PROFILE`]: an engine.
 const PROFILE: Kind<Profile> = Kind {
-    expected: "classic, strong or alphabeta",
+    expected: "classic, strong, alphabeta or learned",
     parse: Profile::parse,
 };
 
@@ -257,7 +271,7 @@ mod tests {
             (ENV_MOVE_MS, "soon", "a positive integer (ms)"),
             (ENV_MOVE_MS, "0", "a positive integer (ms)"),
             (ENV_MOVE_MS, "-5", "a positive integer (ms)"),
-            (ENV_PROFILE, "weak", "classic, strong or alphabeta"),
+            (ENV_PROFILE, "weak", "classic, strong, alphabeta or learned"),
             (ENV_LOG, "yes", "0 or 1"),
             (ENV_MEMORY_MB, "1.5", "a positive integer (MiB)"),
             (ENV_MEMORY_MB, "0", "a positive integer (MiB)"),

@@ -27,6 +27,7 @@ impl Engine for FixedBudget {
             Profile::Classic => "classic",
             Profile::Strong => "strong",
             Profile::Alphabeta => "alphabeta",
+            Profile::Learned => "learned",
         }
     }
 
@@ -69,7 +70,12 @@ mod tests {
 
     #[test]
     fn the_names_are_the_engines_own() {
-        for profile in [Profile::Classic, Profile::Strong, Profile::Alphabeta] {
+        for profile in [
+            Profile::Classic,
+            Profile::Strong,
+            Profile::Alphabeta,
+            Profile::Learned,
+        ] {
             let lazy = FixedBudget {
                 profile,
                 engine: None,

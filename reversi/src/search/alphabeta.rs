@@ -17,6 +17,7 @@ use std::time::Instant;
 
 use super::endgame::{self, Solver};
 use super::heuristic::{self, Weights};
+use super::patterns::Tables;
 use super::{Engine, Limits, Proof, SearchReport};
 use crate::bitboard::Square;
 use crate::position::{Move, Position};
@@ -107,13 +108,34 @@ const SQUARE_ORDER: [u8; 64] = {
     out
 };
 
-/// The engine: a transposition table, the exact solver and the evaluation's weights.
+/// What scores the search's leaves (and orders its moves).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Evaluator {
+    /// The hand-set phased features of [`heuristic`] (the `alphabeta` profile).
+    Heuristic(Weights),
+    /// The learned pattern tables of [`super::patterns`] (the `learned` profile).
+    Patterns(&'static Tables),
+}
+
+impl Evaluator {
+    /// The score of `pos` (not over) for the side to move in hundredths of a disc, given
+    /// `moves`, its [`Position::move_mask`].
+    #[inline]
+    pub fn evaluate(&self, pos: &Position, moves: u64) -> i32 {
+        match self {
+            Evaluator::Heuristic(w) => heuristic::evaluate_with_moves(pos, moves, w),
+            Evaluator::Patterns(t) => t.evaluate(pos, moves),
+        }
+    }
+}
+
+/// The engine: a transposition table, the exact solver and the evaluation.
 pub struct AlphaBeta {
     table: Vec<Entry>,
     table_bits: u32,
     generation: u8,
     solver: Solver,
-    weights: Weights,
+    eval: Evaluator,
     nodes: u64,
     node_limit: u64,
     deadline: Instant,
@@ -121,8 +143,14 @@ pub struct AlphaBeta {
 }
 
 impl AlphaBeta {
-    /// A new engine whose table takes at most `memory_bytes` (at most 64 MiB, at least 1 MiB).
+    /// A new engine on the hand-set evaluation's `weights`, whose table takes at most
+    /// `memory_bytes` (at most 64 MiB, at least 1 MiB).
     pub fn new(memory_bytes: usize, weights: Weights) -> AlphaBeta {
+        AlphaBeta::with_evaluator(memory_bytes, Evaluator::Heuristic(weights))
+    }
+
+    /// A new engine on `eval`, its table as in [`AlphaBeta::new`].
+    pub fn with_evaluator(memory_bytes: usize, eval: Evaluator) -> AlphaBeta {
         let bytes = memory_bytes.clamp(1 << 20, 64 << 20);
         let entries = bytes / std::mem::size_of::<Entry>();
         let table_bits = usize::BITS - 1 - entries.leading_zeros();
@@ -131,7 +159,7 @@ impl AlphaBeta {
             table_bits,
             generation: 0,
             solver: Solver::new(),
-            weights,
+            eval,
             nodes: 0,
             node_limit: u64::MAX,
             deadline: Instant::now(),
@@ -162,7 +190,7 @@ impl AlphaBeta {
             } else if depth >= SORT_DEPTH {
                 let child = pos.play_unchecked(Move::Play(Square::new(i).expect("bit index")));
                 // The child's score is the opponent's: lower first.
-                heuristic::evaluate(&child, &self.weights)
+                self.eval.evaluate(&child, child.move_mask())
             } else {
                 i32::from(SQUARE_ORDER[i as usize])
             };
@@ -187,7 +215,7 @@ impl AlphaBeta {
             return -self.search(&pos.play_unchecked(Move::Pass), depth, -beta, -alpha);
         }
         if depth == 0 {
-            return heuristic::evaluate_with_moves(pos, mask, &self.weights);
+            return self.eval.evaluate(pos, mask);
         }
         let key = TableKey::of(pos, self.table_bits);
         let hint = match self.probe(&key, depth, &mut alpha, &mut beta) {
@@ -347,11 +375,66 @@ impl AlphaBeta {
         }
         best
     }
+
+    /// Iterative deepening from depth 1 to `max_depth` until the deadline or the node limit:
+    /// the chosen move, its score and the deepest completed iteration.
+    fn deepen(&mut self, pos: &Position, max_depth: u32) -> (Move, i32, u32) {
+        self.nodes = 0;
+        self.aborted = false;
+        let mut order = [0u8; 64];
+        let n = self.order(pos, pos.move_mask(), SORT_DEPTH, 64, &mut order);
+        let mut moves: Vec<(Move, i32)> = order[..n]
+            .iter()
+            .map(|&i| (Move::Play(Square::new(i).expect("bit index")), 0))
+            .collect();
+        let mut chosen = (moves[0].0, 0);
+        let mut completed = 0;
+        for depth in 1..=max_depth {
+            match self.root(pos, &mut moves, depth) {
+                Some((k, v)) if !self.aborted => {
+                    chosen = (moves[k].0, v);
+                    completed = depth;
+                    // Best first next time; the rest by this iteration's scores (stable).
+                    moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+                    if let Some(at) = moves.iter().position(|m| m.0 == chosen.0) {
+                        moves[..=at].rotate_right(1);
+                    }
+                    if v.abs() >= WIN {
+                        // A proven result: deeper search cannot change it.
+                        break;
+                    }
+                }
+                Some((k, v)) => {
+                    chosen = (moves[k].0, v);
+                    break;
+                }
+                None => break,
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        (chosen.0, chosen.1, completed)
+    }
+
+    /// The best move of `pos` (which has a move to make) by a search exactly `depth` plies
+    /// deep, with no clock and no root solve, and its score: the training games' policy,
+    /// reproducible on any machine.
+    pub fn best_at_depth(&mut self, pos: &Position, depth: u32) -> (Move, i32) {
+        self.generation = self.generation.wrapping_add(1);
+        self.deadline = Instant::now() + std::time::Duration::from_secs(3600);
+        self.node_limit = u64::MAX;
+        let (mv, score, _) = self.deepen(pos, depth.max(1));
+        (mv, score)
+    }
 }
 
 impl Engine for AlphaBeta {
     fn name(&self) -> &'static str {
-        "alphabeta"
+        match self.eval {
+            Evaluator::Heuristic(_) => "alphabeta",
+            Evaluator::Patterns(_) => "learned",
+        }
     }
 
     fn new_game(&mut self) {
@@ -386,41 +469,8 @@ impl Engine for AlphaBeta {
         }
         self.deadline = start + limits.deadline();
         self.node_limit = limits.iterations.unwrap_or(u64::MAX);
-        self.nodes = 0;
-        self.aborted = false;
-        let mut order = [0u8; 64];
-        let n = self.order(pos, pos.move_mask(), SORT_DEPTH, 64, &mut order);
-        let mut moves: Vec<(Move, i32)> = order[..n]
-            .iter()
-            .map(|&i| (Move::Play(Square::new(i).expect("bit index")), 0))
-            .collect();
-        let mut chosen = (moves[0].0, 0);
-        let mut completed = 0;
-        for depth in 1..=pos.empties().max(1) {
-            match self.root(pos, &mut moves, depth) {
-                Some((k, v)) if !self.aborted => {
-                    chosen = (moves[k].0, v);
-                    completed = depth;
-                    // Best first next time; the rest by this iteration's scores (stable).
-                    moves.sort_by_key(|m| std::cmp::Reverse(m.1));
-                    if let Some(at) = moves.iter().position(|m| m.0 == chosen.0) {
-                        moves[..=at].rotate_right(1);
-                    }
-                    if v.abs() >= WIN {
-                        // A proven result: deeper search cannot change it.
-                        break;
-                    }
-                }
-                Some((k, v)) => {
-                    chosen = (moves[k].0, v);
-                    break;
-                }
-                None => break,
-            }
-            if self.aborted {
-                break;
-            }
-        }
+        let (mv, score, completed) = self.deepen(pos, pos.empties().max(1));
+        let chosen = (mv, score);
         // A completed search as deep as the empties saw only finished games: exact.
         let exact = completed >= pos.empties();
         let proof = match chosen.1 {

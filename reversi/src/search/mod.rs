@@ -1,4 +1,4 @@
-//! Search: two Monte-Carlo tree search engines and an alpha-beta engine over the rules in
+//! Search: two Monte-Carlo tree search engines and an alpha-beta engine (on two evaluations) over the rules in
 //! [`crate::position`].
 //!
 //! * `classic` — the seed-faithful baseline: plain UCT (UCB1, c = 0.8, on win rates in 0..1),
@@ -15,6 +15,8 @@
 //!   [`alphabeta::ROOT_SOLVE_EMPTIES`] empties ([`alphabeta`]). Against gtp-rhino level 4 it
 //!   scored like `strong` (15-0-5 and 7-1-2), head to head they were even at 1.1 s and
 //!   `strong` led at 200 ms, so `strong` stays the default (reversi/README.md).
+//! * `learned` — the same alpha-beta search on learned pattern tables ([`patterns`], fitted by
+//!   [`crate::learned`] and built into the binary).
 //!
 //! All are [`Engine`]s: give them a [`Position`] and [`Limits`], get a [`SearchReport`].
 //! The engine needs no move history: tree reuse finds the new position below the old root.
@@ -24,6 +26,7 @@ pub mod endgame;
 pub mod eval;
 pub mod heuristic;
 pub mod mcts;
+pub mod patterns;
 pub mod playout;
 
 use std::fmt;
@@ -140,15 +143,18 @@ pub enum Profile {
     Strong,
     /// Iterative-deepening alpha-beta on a static evaluation.
     Alphabeta,
+    /// The same alpha-beta on the learned pattern tables ([`patterns`]).
+    Learned,
 }
 
 impl Profile {
-    /// Parses `classic`, `strong` or `alphabeta`.
+    /// Parses `classic`, `strong`, `alphabeta` or `learned`.
     pub fn parse(text: &str) -> Option<Profile> {
         match text.to_ascii_lowercase().as_str() {
             "classic" => Some(Profile::Classic),
             "strong" => Some(Profile::Strong),
             "alphabeta" => Some(Profile::Alphabeta),
+            "learned" => Some(Profile::Learned),
             _ => None,
         }
     }
@@ -167,6 +173,10 @@ impl Profile {
             Profile::Alphabeta => {
                 return Box::new(alphabeta::AlphaBeta::new(memory_bytes, tuning.alphabeta));
             }
+            Profile::Learned => {
+                let eval = alphabeta::Evaluator::Patterns(tuning.patterns);
+                return Box::new(alphabeta::AlphaBeta::with_evaluator(memory_bytes, eval));
+            }
         };
         Box::new(mcts::Mcts::new(config, seed, memory_bytes))
     }
@@ -180,6 +190,8 @@ pub struct Tuning {
     pub strong: mcts::Config,
     /// The `alphabeta` engine's evaluation weights.
     pub alphabeta: heuristic::Weights,
+    /// The `learned` engine's pattern tables (built in, or `REVERSI_PATTERNS`).
+    pub patterns: &'static patterns::Tables,
 }
 
 impl Default for Tuning {
@@ -187,6 +199,9 @@ impl Default for Tuning {
         Tuning {
             strong: mcts::Config::strong(),
             alphabeta: heuristic::Weights::DEFAULT,
+            // The program checks the built-in tables first and stops with their error
+            // (Settings::from_env); a test checks them too.
+            patterns: patterns::builtin().expect("the built-in pattern tables are valid"),
         }
     }
 }
@@ -197,6 +212,7 @@ impl fmt::Display for Profile {
             Profile::Classic => "classic",
             Profile::Strong => "strong",
             Profile::Alphabeta => "alphabeta",
+            Profile::Learned => "learned",
         })
     }
 }
