@@ -63,8 +63,8 @@ fn nine_by_nine_opening_is_pinned() {
     let got = self_play(&mut p, 40, Generate::Play);
     assert_eq!(
         got,
-        "G7 C4 E6 C7 E3 G4 B6 C6 B5 F8 C5 D5 D4 B7 C3 B4 E5 D6 E8 F7 \
-         E7 G6 A4 B3 B2 D9 E9 D8 H6 G8 H7 F6 G5 F5 H5 F4 E4 H4 H8 H2"
+        "D6 G6 F5 G5 F6 F4 E4 E3 F3 G4 D3 E2 D2 F2 F7 D4 C4 E5 B4 G7 \
+         G8 H8 F8 E6 E7 D1 C1 C2 C3 E1 B2 H9 H7 J8 H6 H5 H3 G3 H2 H4"
     );
 }
 
@@ -74,14 +74,14 @@ fn a_small_game_to_its_end_and_its_score_are_pinned() {
     let got = self_play(&mut p, 200, Generate::Play);
     assert_eq!(
         got,
-        "F3 B4 C3 F5 C6 E3 E4 D4 D3 E2 F2 F1 D2 E1 E5 F4 E6 D1 C1 G2 \
-         G1 F1 F6 G6 F7 G7 G5 G4 G3 G1 E1 C4 B3 A3 A2 A4 B2 G4 F4 E7 \
-         D7 F1 G1 E2 E3 G7 G6 C7 B7 A7 A6 B6 B5 D6 D5 A1 B1 C5 A5 C5 \
-         C4 A4 B4 pass A3 pass pass"
+        "C3 C5 D5 D6 D4 E6 B5 F4 E3 C6 B6 B4 C4 A6 B7 B3 B2 A4 A5 F2 \
+         F3 G3 E5 F5 E2 E1 D1 C1 F6 D2 C7 F7 G6 D3 E7 B1 C2 D1 A2 D7 \
+         E7 E6 D6 E4 G5 G4 E3 A1 A3 B4 A4 C5 C6 F3 E6 E2 B3 G2 G7 G1 \
+         A7 pass pass"
     );
     assert!(p.engine().game().is_over());
     assert_eq!(dead_stones(&p), "");
-    assert_eq!(p.final_score(), "B+41.5");
+    assert_eq!(p.final_score(), "B+3.5");
 }
 
 #[test]
@@ -98,12 +98,12 @@ fn handicap_and_cleanup_are_pinned() {
     let got = self_play(&mut p, 20, Generate::Play);
     assert_eq!(
         got,
-        "F3 E5 F8 H6 F7 D6 F6 G8 G4 F5 G9 E2 H9 H8 J8 C8 D2 E3 E1 G5"
+        "C5 C6 D5 B5 B4 A5 A4 E4 B6 E6 E5 F5 D6 D7 F6 G6 F4 G5 E7 F3"
     );
     let got = self_play(&mut p, 6, Generate::Cleanup);
-    assert_eq!(got, "D3 J7 C4 J9 C2 F9");
+    assert_eq!(got, "A6 G4 B7 E8 F8 F7");
     let regression = p.genmove(p.engine().game().to_move(), Generate::Regression);
-    assert_eq!(vertex(regression, 9), "E4");
-    assert_eq!(dead_stones(&p), "F8 F7 F6 C3");
-    assert_eq!(p.final_score(), "B+11.5");
+    assert_eq!(vertex(regression, 9), "E6");
+    assert_eq!(dead_stones(&p), "F8 C7 D7 C6");
+    assert_eq!(p.final_score(), "W+3.5");
 }
