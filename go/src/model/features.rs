@@ -222,23 +222,8 @@ fn line(board: &Board, i: usize) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::tests::board;
     use crate::point::Point;
-
-    fn board(rows: &[&str]) -> Board {
-        let mut b = Board::new(rows.len()).unwrap();
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                let color = match c {
-                    'X' => Color::Black,
-                    'O' => Color::White,
-                    _ => continue,
-                };
-                let i = b.index(Point::new(x, y));
-                b.play(color, i);
-            }
-        }
-        b
-    }
 
     fn at(b: &Board, x: usize, y: usize) -> usize {
         b.index(Point::new(x, y))

@@ -95,24 +95,8 @@ fn captures_attacker(board: &Board, prey: usize, owner: Color) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::tests::board;
     use crate::point::Point;
-
-    /// A board from rows of `X` (black), `O` (white) and `.`.
-    fn board(rows: &[&str]) -> Board {
-        let mut b = Board::new(rows.len()).unwrap();
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                let color = match c {
-                    'X' => Color::Black,
-                    'O' => Color::White,
-                    _ => continue,
-                };
-                let i = b.index(Point::new(x, y));
-                b.play(color, i);
-            }
-        }
-        b
-    }
 
     #[test]
     fn a_ladder_towards_an_empty_corner_works_and_a_breaker_stops_it() {

@@ -131,9 +131,27 @@ pub fn shipped() -> Result<Arc<Model>, ModelError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::point::Point;
+
+    /// A board from rows of `X` (black), `O` (white) and `.`, played row by row (the
+    /// model's unit tests share it).
+    pub(crate) fn board(rows: &[&str]) -> Board {
+        let mut b = Board::new(rows.len()).unwrap();
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let color = match c {
+                    'X' => Color::Black,
+                    'O' => Color::White,
+                    _ => continue,
+                };
+                let i = b.index(Point::new(x, y));
+                b.play(color, i);
+            }
+        }
+        b
+    }
 
     #[test]
     fn the_shipped_model_loads_and_fits_its_size_cap() {
