@@ -12,7 +12,10 @@
 # Settings (environment): SIZE (9), KOMI (7), MOVE_MS (200: each side's budget a move),
 # PAIRS (200: boards, each played twice), SEED (49), SPRT ("elo0=0 elo1=30 alpha=0.05
 # beta=0.05"; "none" plays every pair), CONCURRENCY (1), OUT (runs/go-ab/NAME),
-# MOVE_LIMIT_MS (the judge's limit a move: 10 times MOVE_MS, at least 6000).
+# MOVE_LIMIT_MS (the judge's limit a move: 10 times MOVE_MS, at least 6000), MAIN_TIME
+# (unset: none; seconds of absolute time on each side's game clock, which the engines
+# then share out themselves: the judge sends time_settings and MOVE_MS is only their
+# fallback).
 # Both engines are copied into the run directory first, and their SHA-256 written to
 # OUT/engines.txt, so a rebuild during the run changes nothing. Run it again with the same
 # settings to resume (the judge's --resume). Exit status: the judge's.
@@ -71,6 +74,7 @@ echo "go-ab: $NAME: A = $PA, B = $PB ($(git rev-parse --short HEAD); machine: $(
 
 args=(--game go --size "$SIZE" --komi "$KOMI" --pairs "$PAIRS" --seed "$SEED"
     --concurrency "$CONCURRENCY" --move-limit-ms "$MOVE_LIMIT_MS")
+[ -n "${MAIN_TIME:-}" ] && args+=(--main-time "$MAIN_TIME")
 sprt=()
 # shellcheck disable=SC2206 # the SPRT's words are separate arguments
 [ "$SPRT" != none ] && sprt=(--sprt $SPRT)

@@ -213,7 +213,10 @@ impl Player {
         let start = Instant::now();
         let limits = match self.playouts {
             Some(n) => Limits::playouts(n),
-            None => Limits::time(budget),
+            None => Limits::time_extensible(
+                budget,
+                self.clock.extension(color, game.size(), game.moves().len()),
+            ),
         };
         let mv = match kind {
             Generate::Play => self.engine.genmove(color, &limits),
