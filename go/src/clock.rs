@@ -77,11 +77,6 @@ pub const MOVES_FLOOR: f64 = 0.12;
 /// what each of them costs beyond its budget.
 pub const RESERVE_FRACTION: f64 = 0.1;
 
-/// How much longer than its budget a move may think when its search is unstable (its most
-/// visited move is not its best valued one): this share of the budget, as Huang, Coulom and
-/// Lin's "unstable evaluation" rule extends by half ([`Clock::extension`]).
-pub const EXTEND_FRACTION: f64 = 0.5;
-
 /// What a move costs beyond its search: the deadline's granularity, the reply's way to the
 /// controller, scheduling on a loaded machine. Kept back from every budget on a clock (the
 /// clock only learns of it from `time_left`).
@@ -358,23 +353,6 @@ impl Clock {
         Duration::from_secs_f64(seconds.max(floor).min(MAX_BUDGET.as_secs_f64()))
     }
 
-    /// How much longer than [`Clock::budget`] a move may think when its search is unstable:
-    /// [`EXTEND_FRACTION`] of the budget, within [`MAX_FRACTION`] of the main time left.
-    /// Nothing without a time system (a fixed budget is the controller's limit, not ours to
-    /// stretch) or in overtime (where a period or a stone's share is the limit).
-    pub fn extension(&self, color: crate::point::Color, size: usize, ply: usize) -> Duration {
-        let Some(system) = self.system else {
-            return Duration::ZERO;
-        };
-        let left = self.left[color.index()].unwrap_or_else(|| system.fresh());
-        if left.count > 0 {
-            return Duration::ZERO;
-        }
-        let budget = self.budget(color, size, ply).as_secs_f64();
-        let cap = usable(left.main) * MAX_FRACTION - MOVE_OVERHEAD.as_secs_f64();
-        Duration::from_secs_f64((budget * EXTEND_FRACTION).min(cap - budget).max(0.0))
-    }
-
     /// The budget on the clock `left` under `system` (`None`: as a Canadian clock whose
     /// overtime is unknown), less [`MOVE_OVERHEAD`].
     fn within(left: Remaining, system: Option<TimeSystem>, size: usize, ply: usize) -> f64 {
@@ -620,29 +598,6 @@ mod tests {
         let b = secs(clock.budget(White, 13, 0));
         let share = expected(95.0, 100.0, 13, 0);
         assert!(close(b, share + 9.5 * 0.95 * MAX_FRACTION - O), "{b}");
-    }
-
-    #[test]
-    fn an_unstable_move_may_think_half_again_in_main_time_only() {
-        let mut clock = Clock::new(Duration::from_secs(1));
-        // A fixed budget is never stretched.
-        assert_eq!(clock.extension(Black, 9, 10), Duration::ZERO);
-        clock.set_system(TimeSystem::from_gtp(60.0, 0.0, 0));
-        let budget = secs(clock.budget(Black, 9, 10));
-        assert!(close(secs(clock.extension(Black, 9, 10)), 0.5 * budget));
-        // Near the end of the main time, the extension stays within half of what is left.
-        clock.time_left(Black, 2.0, 0);
-        let (budget, extra) = (
-            secs(clock.budget(Black, 9, 10)),
-            secs(clock.extension(Black, 9, 10)),
-        );
-        assert!(
-            budget + extra <= usable(2.0) * MAX_FRACTION + 1e-9,
-            "{budget} + {extra}"
-        );
-        // In overtime, none.
-        clock.set_system(TimeSystem::from_gtp(0.0, 10.0, 5));
-        assert_eq!(clock.extension(Black, 9, 10), Duration::ZERO);
     }
 
     #[test]

@@ -213,10 +213,7 @@ impl Player {
         let start = Instant::now();
         let limits = match self.playouts {
             Some(n) => Limits::playouts(n),
-            None => Limits::time_extensible(
-                budget,
-                self.clock.extension(color, game.size(), game.moves().len()),
-            ),
+            None => Limits::time(budget),
         };
         let mv = match kind {
             Generate::Play => self.engine.genmove(color, &limits),

@@ -4,7 +4,7 @@
 //!
 //! The search's own variables (`GO_POLICY`, `GO_RAVE`, `GO_RAVE_K`, `GO_UCT_C`, `GO_PRIOR`,
 //! `GO_RESIGN`, `GO_REUSE`, `GO_MAX_NODES`, `GO_EXPAND`, `GO_MODEL`, `GO_MODEL_PRIOR`,
-//! `GO_WIDEN`, `GO_EXTEND`) are read here too, over the
+//! `GO_WIDEN`) are read here too, over the
 //! constants of [`Config::default`], and checked, so that a typo is an error rather than a
 //! silent default. Each
 //! value a variable or a flag takes is a [`Kind`]: how its text is read and what it expects,
@@ -241,7 +241,6 @@ impl Settings {
         vars.set(&mut c.expand_visits, "GO_EXPAND", EXPAND)?;
         vars.set(&mut c.model_prior, "GO_MODEL_PRIOR", NON_NEGATIVE)?;
         vars.set(&mut c.widening, "GO_WIDEN", SWITCH)?;
-        vars.set(&mut c.extend_unstable, "GO_EXTEND", SWITCH)?;
         c.model = model(vars.text("GO_MODEL"))?;
         s.config = c;
         Ok(s)

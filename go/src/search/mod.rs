@@ -131,9 +131,6 @@ pub struct Config {
     pub widening: bool,
     /// Resignation threshold on the chosen move's win rate (0: never resign).
     pub resign_threshold: f64,
-    /// Think on past the deadline, up to [`Limits::extended`], while the most visited root
-    /// move is not the best valued one ([`unstable`]).
-    pub extend_unstable: bool,
     /// Keep the subtree of the moves played between searches.
     pub reuse: bool,
     /// The node cap.
@@ -165,8 +162,6 @@ impl Default for Config {
             model_prior: MODEL_PRIOR,
             widening: true,
             resign_threshold: RESIGN_THRESHOLD,
-            // Off until a clocked match shows it pays (go/README.md, Results).
-            extend_unstable: false,
             reuse: true,
             max_nodes: MAX_NODES,
             expand_visits: uct::EXPAND_VISITS,
@@ -182,9 +177,6 @@ impl Default for Config {
 pub struct Limits {
     /// Stop at this instant.
     pub deadline: Option<Instant>,
-    /// Past the deadline, an unstable search ([`Config::extend_unstable`]) may go on to this
-    /// instant (the clock's [`extension`](crate::clock::Clock::extension)).
-    pub extended: Option<Instant>,
     /// Stop after this many playouts.
     pub playouts: Option<u64>,
 }
@@ -193,22 +185,15 @@ impl Limits {
     /// A limit of `n` playouts.
     pub fn playouts(n: u64) -> Limits {
         Limits {
+            deadline: None,
             playouts: Some(n),
-            ..Limits::default()
         }
     }
 
     /// A limit of `d` from now.
     pub fn time(d: Duration) -> Limits {
-        Limits::time_extensible(d, Duration::ZERO)
-    }
-
-    /// A limit of `d` from now that an unstable search may exceed by `extra`.
-    pub fn time_extensible(d: Duration, extra: Duration) -> Limits {
-        let deadline = Instant::now() + d;
         Limits {
-            deadline: Some(deadline),
-            extended: (!extra.is_zero()).then(|| deadline + extra),
+            deadline: Some(Instant::now() + d),
             playouts: None,
         }
     }
@@ -502,7 +487,6 @@ impl Search {
     ) -> u64 {
         let cap = limits.playout_cap();
         let deadline = limits.deadline;
-        let extended = limits.extended.filter(|_| self.config.extend_unstable);
         let threads = self.config.threads.max(1);
         let shared = Mutex::new(std::mem::replace(&mut self.tree, Tree::new(1)));
         let done = AtomicU64::new(0);
@@ -528,7 +512,7 @@ impl Search {
                 worker.iterate(&shared, &ctx);
                 local += 1;
                 if local.is_multiple_of(32)
-                    && deadline.is_some_and(|d| ends(&shared, &done, start, d, extended))
+                    && deadline.is_some_and(|d| ends(&shared, &done, start, d))
                 {
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -548,20 +532,12 @@ impl Search {
     }
 }
 
-/// Whether a search that started at `start` stops now: at its `deadline` (or, when it is
-/// [`unstable`], at `extended`), or early when the most visited root move cannot be
-/// overtaken in the time left ([`EARLY_STOP_AFTER`]).
-fn ends(
-    tree: &Mutex<Tree>,
-    done: &AtomicU64,
-    start: Instant,
-    deadline: Instant,
-    extended: Option<Instant>,
-) -> bool {
+/// Whether a search that started at `start` stops now: at its `deadline`, or early when the
+/// most visited root move cannot be overtaken in the time left ([`EARLY_STOP_AFTER`]).
+fn ends(tree: &Mutex<Tree>, done: &AtomicU64, start: Instant, deadline: Instant) -> bool {
     let now = Instant::now();
     if now >= deadline {
-        return !extended
-            .is_some_and(|e| now < e && unstable(&tree.lock().expect("a search thread panicked")));
+        return true;
     }
     let spent = now - start;
     let budget = deadline - start;
@@ -583,22 +559,6 @@ fn ends(
     f64::from(first - second) > to_come
 }
 
-/// The least share of the most visited root move's visits a move needs for its value to
-/// count against it in [`unstable`]: below it, a high mean is mostly noise.
-pub const UNSTABLE_SHARE: f64 = 0.25;
-
-/// Whether the root's most visited move (the one that would be played) is not its best
-/// valued one among the moves searched at least [`UNSTABLE_SHARE`] as often: the search has
-/// not settled, and Huang, Coulom and Lin (2010) found that thinking on then pays.
-pub fn unstable(tree: &Tree) -> bool {
-    let children = || tree.children(ROOT).map(|c| tree.node(c));
-    let Some(first) = children().reduce(|a, b| if b.visits > a.visits { b } else { a }) else {
-        return false;
-    };
-    let floor = (f64::from(first.visits) * UNSTABLE_SHARE).max(1.0);
-    children().any(|c| f64::from(c.visits) >= floor && c.mean() > first.mean())
-}
-
 /// The move of a node's `mv` field on `board`.
 fn to_move(board: &Board, mv: u16) -> Move {
     if mv == PASS {
@@ -617,52 +577,4 @@ fn recent_moves(game: &Game) -> Recent {
         }
     }
     recent
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use tree::Node;
-
-    /// A root whose children have these (visits, wins).
-    fn root_with(children: &[(u32, f32)]) -> Tree {
-        let mut tree = Tree::new(MAX_NODES);
-        let nodes: Vec<Node> = children
-            .iter()
-            .enumerate()
-            .map(|(k, &(visits, wins))| Node {
-                visits,
-                wins,
-                ..Node::new(k as u16 + 1, 0.0, 0.0)
-            })
-            .collect();
-        assert!(tree.expand(ROOT, &nodes));
-        tree
-    }
-
-    #[test]
-    fn unstable_means_a_well_searched_move_is_valued_above_the_most_visited() {
-        // The most visited at 50 %, another with half its visits at 60 %: unstable.
-        assert!(unstable(&root_with(&[(100, 50.0), (50, 30.0), (3, 3.0)])));
-        // Only a rarely visited move is valued higher: settled.
-        assert!(!unstable(&root_with(&[(100, 50.0), (20, 15.0), (3, 3.0)])));
-        // The most visited is also the best valued.
-        assert!(!unstable(&root_with(&[(100, 60.0), (80, 40.0)])));
-        assert!(!unstable(&Tree::new(MAX_NODES)));
-    }
-
-    #[test]
-    fn past_the_deadline_only_an_unstable_search_goes_on_and_only_to_its_extension() {
-        let now = Instant::now();
-        let start = now - Duration::from_secs(1);
-        let deadline = now - Duration::from_millis(1);
-        let later = Some(now + Duration::from_secs(60));
-        let done = AtomicU64::new(1000);
-        let shaky = Mutex::new(root_with(&[(100, 50.0), (50, 30.0)]));
-        let settled = Mutex::new(root_with(&[(100, 60.0), (50, 20.0)]));
-        assert!(!ends(&shaky, &done, start, deadline, later));
-        assert!(ends(&settled, &done, start, deadline, later));
-        assert!(ends(&shaky, &done, start, deadline, None));
-        assert!(ends(&shaky, &done, start, deadline, Some(deadline)));
-    }
 }
