@@ -13,7 +13,8 @@
 //! - [`gtp_wire`]: the GTP wire layer the engines and the judge share (commands read,
 //!   responses written and read back);
 //! - [`reversi_gtp`], [`reversi_botzone`]: the Reversi engine's two protocols;
-//! - [`go_gtp`], [`go_gmp`], [`go_sgf`]: the Go engine's two protocols and its files;
+//! - [`go_gtp`], [`go_gmp`], [`go_sgf`], [`go_model`]: the Go engine's two protocols, its
+//!   files and its move model's weights (`GO_MODEL=FILE`);
 //! - [`judge_gtp`], [`judge_botzone`], [`judge_saiblo`], [`judge_worker`]: what the judge
 //!   reads back from players (GTP answers with Reversi's and Go's moves, Botzone JSON,
 //!   Saiblo frames, the library host's frames and the points they carry);
@@ -29,6 +30,7 @@ pub mod get_point;
 mod go_engine;
 pub mod go_gmp;
 pub mod go_gtp;
+pub mod go_model;
 pub mod go_sgf;
 pub mod gtp_wire;
 pub mod judge_botzone;
@@ -60,5 +62,6 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("go_sgf", go_sgf::run),
     ("go_gtp", go_gtp::run),
     ("go_gmp", go_gmp::run),
+    ("go_model", go_model::run),
     ("gtp_wire", gtp_wire::run),
 ];

@@ -23,7 +23,12 @@ use std::sync::{Arc, OnceLock};
 use crate::board::Board;
 use crate::point::Color;
 pub use features::{Dictionary, Extractor, Features, GROUPS, Recent};
-pub use weights::{MAX_MODEL_BYTES, ModelError};
+pub use weights::{MAX_MODEL_BYTES, ModelError, fnv1a};
+
+/// The largest `|ln γ|` a model may hold. Fitted weights stay within ±10; the bound keeps
+/// a move's score (a sum over [`GROUPS`] weights) and the priors' softmax over those scores
+/// finite whatever file `GO_MODEL` names.
+pub const MAX_LN_GAMMA: f32 = 30.0;
 
 /// The model: the feature extractor and the weight (`ln γ`) of every value of every group.
 #[derive(Debug)]
@@ -53,8 +58,14 @@ impl Model {
                 )));
             }
         }
-        if weights.iter().flatten().any(|w| !w.is_finite()) {
-            return Err(ModelError::Shape("a weight is not finite".into()));
+        if let Some(w) = weights
+            .iter()
+            .flatten()
+            .find(|w| w.is_nan() || w.abs() > MAX_LN_GAMMA)
+        {
+            return Err(ModelError::Shape(format!(
+                "a weight of {w}, outside ±{MAX_LN_GAMMA}"
+            )));
         }
         let mut dictionary = Dictionary::default();
         for (k, &key) in keys.iter().enumerate() {
@@ -151,6 +162,26 @@ pub(crate) mod tests {
             }
         }
         b
+    }
+
+    #[test]
+    fn weights_beyond_the_bound_or_not_finite_are_refused() {
+        let shipped = shipped().unwrap();
+        let keys: Vec<u64> = vec![];
+        let mut weights: [Vec<f32>; GROUPS] = Default::default();
+        weights[0] = vec![0.0];
+        for (g, w) in weights.iter_mut().enumerate().skip(1) {
+            *w = vec![0.0; features::TACTICAL_VALUES[g]];
+        }
+        assert!(Model::new(&keys, weights.clone()).is_ok());
+        for bad in [MAX_LN_GAMMA + 1.0, -1e30, f32::NAN, f32::INFINITY] {
+            let mut w = weights.clone();
+            w[3][1] = bad;
+            let e = Model::new(&keys, w).unwrap_err();
+            assert!(e.to_string().contains("outside"), "{e}");
+        }
+        // The fitted weights sit well inside the bound.
+        assert!(shipped.weights.iter().flatten().all(|w| w.abs() < 10.0));
     }
 
     #[test]
