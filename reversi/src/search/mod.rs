@@ -26,6 +26,7 @@ pub mod endgame;
 pub mod eval;
 pub mod heuristic;
 pub mod mcts;
+pub mod mpc;
 pub mod patterns;
 pub mod playout;
 
@@ -175,7 +176,10 @@ impl Profile {
             }
             Profile::Learned => {
                 let eval = alphabeta::Evaluator::Patterns(tuning.patterns);
-                return Box::new(alphabeta::AlphaBeta::with_evaluator(memory_bytes, eval));
+                let mpc = tuning.mpc.then(mpc::Mpc::builtin);
+                return Box::new(
+                    alphabeta::AlphaBeta::with_evaluator(memory_bytes, eval).with_mpc(mpc),
+                );
             }
         };
         Box::new(mcts::Mcts::new(config, seed, memory_bytes))
@@ -192,6 +196,8 @@ pub struct Tuning {
     pub alphabeta: heuristic::Weights,
     /// The `learned` engine's pattern tables (built in, or `REVERSI_PATTERNS`).
     pub patterns: &'static patterns::Tables,
+    /// Multi-ProbCut in the `learned` engine ([`mpc`]; its fits describe that evaluation).
+    pub mpc: bool,
 }
 
 impl Default for Tuning {
@@ -202,6 +208,7 @@ impl Default for Tuning {
             // The program checks the built-in tables first and stops with their error
             // (Settings::from_env); a test checks them too.
             patterns: patterns::builtin().expect("the built-in pattern tables are valid"),
+            mpc: false,
         }
     }
 }
