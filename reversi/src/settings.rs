@@ -232,7 +232,7 @@ mod tests {
         assert_eq!(defaults.tuning.strong.cutoff_plies, Some(0));
         assert_eq!(defaults.tuning.strong.weights.stability, 0.0);
         assert_eq!(defaults.tuning.alphabeta, Weights::DEFAULT);
-        assert!(!defaults.tuning.mpc);
+        assert!(defaults.tuning.mpc);
     }
 
     #[test]
@@ -248,7 +248,7 @@ mod tests {
             (ENV_CUTOFF, "2"),
             (ENV_EVAL_STABILITY, "1.5"),
             (ENV_AB_WEIGHTS, weights),
-            (ENV_MPC, "On"),
+            (ENV_MPC, "Off"),
         ])
         .unwrap();
         assert_eq!(s.move_ms, 1100);
@@ -263,7 +263,7 @@ mod tests {
         assert_eq!(s.tuning.alphabeta.opening.parity, 8);
         assert_eq!(s.tuning.alphabeta.ending.mobility, 9);
         assert_eq!(s.tuning.alphabeta.ending.parity, -16);
-        assert!(s.tuning.mpc);
+        assert!(!s.tuning.mpc);
         // The knobs change nothing else of the strong engine.
         let strong = crate::search::mcts::Config {
             exploration: 0.6,
