@@ -29,7 +29,7 @@ struct Common {
     /// Rule set: standard or no-adjacent.
     #[arg(long, default_value = "standard", value_parser = parse_rule)]
     rule: Rule,
-    /// Engine: classic, strong, alphabeta or learned (default: REVERSI_PROFILE, else strong).
+    /// Engine: classic, strong, alphabeta or learned (default: REVERSI_PROFILE, else learned).
     #[arg(long, value_parser = parse_profile)]
     profile: Option<Profile>,
     /// Budget per move in ms (default: REVERSI_MOVE_MS, else 5000).

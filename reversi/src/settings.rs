@@ -15,7 +15,7 @@ use crate::search::{Profile, Tuning};
 
 /// Budget per move in milliseconds; program flag `--move-ms`.
 pub const ENV_MOVE_MS: &str = "REVERSI_MOVE_MS";
-/// The engine: `classic`, `strong` or `alphabeta`; program flag `--profile`.
+/// The engine: `classic`, `strong`, `alphabeta` or `learned`; program flag `--profile`.
 pub const ENV_PROFILE: &str = "REVERSI_PROFILE";
 /// `1`: one [`crate::SearchReport::log_line`] per move on stderr; program flag `--log`.
 pub const ENV_LOG: &str = "REVERSI_LOG";
@@ -67,7 +67,7 @@ pub struct Settings {
     pub move_ms: u64,
     /// Print a [`crate::SearchReport::log_line`] per move on stderr ([`ENV_LOG`], default off).
     pub log: bool,
-    /// The engine ([`ENV_PROFILE`], default [`Profile::Strong`]).
+    /// The engine ([`ENV_PROFILE`], default [`Profile::Learned`]).
     pub profile: Profile,
     /// Tree memory cap in bytes ([`ENV_MEMORY_MB`], default [`DEFAULT_MEMORY_MB`] MiB).
     pub memory_bytes: usize,
@@ -225,7 +225,7 @@ mod tests {
         assert_eq!(from(&empty), Ok(defaults));
         assert_eq!(defaults.move_ms, 5000);
         assert_eq!(defaults.memory_bytes, 256 << 20);
-        assert_eq!(defaults.profile, Profile::Strong);
+        assert_eq!(defaults.profile, Profile::Learned);
         assert!(!defaults.log);
         assert_eq!(defaults.tuning.strong.exploration, 0.3);
         assert_eq!(defaults.tuning.strong.leaf_solve_empties, 8);
