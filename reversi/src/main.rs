@@ -29,7 +29,7 @@ struct Common {
     /// Rule set: standard or no-adjacent.
     #[arg(long, default_value = "standard", value_parser = parse_rule)]
     rule: Rule,
-    /// Engine: classic, strong, alphabeta or learned (default: REVERSI_PROFILE, else strong).
+    /// Engine: classic, strong, alphabeta or learned (default: REVERSI_PROFILE, else learned).
     #[arg(long, value_parser = parse_profile)]
     profile: Option<Profile>,
     /// Budget per move in ms (default: REVERSI_MOVE_MS, else 5000).
@@ -137,6 +137,28 @@ enum Train {
         /// The held-back sample's file to write.
         #[arg(long)]
         holdout: std::path::PathBuf,
+        /// Record files (from `train gen`).
+        #[arg(required = true)]
+        data: Vec<std::path::PathBuf>,
+    },
+    /// Fit Multi-ProbCut's table on the learned engine's searches of record files; write it
+    /// as Rust source (reversi/src/search/mpc/table.rs).
+    Mpc {
+        /// Seed of the sample's shuffle.
+        #[arg(long, default_value_t = 50)]
+        seed: u64,
+        /// Positions searched per phase (5 empties).
+        #[arg(long, default_value_t = 60)]
+        per_stage: usize,
+        /// The deepest depth fitted.
+        #[arg(long, default_value_t = 10)]
+        max_depth: u32,
+        /// Positions with fewer empties are not sampled.
+        #[arg(long, default_value_t = 15)]
+        min_empties: u32,
+        /// The Rust source to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
         /// Record files (from `train gen`).
         #[arg(required = true)]
         data: Vec<std::path::PathBuf>,
@@ -288,7 +310,66 @@ fn run_train(train: Train) -> Result<(), String> {
             };
             run_fit(&config, &out, &holdout, &data)
         }
+        Train::Mpc {
+            seed,
+            per_stage,
+            max_depth,
+            min_empties,
+            out,
+            data,
+        } => {
+            let config = reversi::learned::mpc::MpcConfig {
+                seed,
+                per_stage,
+                max_deep: max_depth,
+                min_empties,
+            };
+            run_mpc(&config, &out, &data)
+        }
     }
+}
+
+/// Reads every record of `data` (files from `train gen`).
+fn read_all(data: &[std::path::PathBuf]) -> Result<Vec<reversi::learned::data::Record>, String> {
+    let mut records = Vec::new();
+    for path in data {
+        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        records.extend(
+            reversi::learned::data::read_records(io::BufReader::new(file))
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+        );
+    }
+    Ok(records)
+}
+
+/// `reversi train mpc`: samples, searches, fits, writes the table's source.
+fn run_mpc(
+    config: &reversi::learned::mpc::MpcConfig,
+    out: &std::path::Path,
+    data: &[std::path::PathBuf],
+) -> Result<(), String> {
+    use reversi::search::mpc;
+    let start = Instant::now();
+    // The fits describe the built-in tables (the ones the engine plays with).
+    let tables = reversi::search::patterns::builtin()?;
+    let records = read_all(data)?;
+    println!("{} positions read", records.len());
+    let fits = reversi::learned::mpc::fit(&records, config, tables, &mut io::stdout().lock())
+        .map_err(|e| format!("mpc: {e}"))?;
+    mpc::check(&fits)?;
+    let command = format!(
+        "reversi train mpc --seed {} --per-stage {} --max-depth {} --min-empties {} DATA",
+        config.seed, config.per_stage, config.max_deep, config.min_empties
+    );
+    std::fs::write(out, mpc::render(&fits, config.max_deep, &command))
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    println!(
+        "{} fits in {}; {:.0} s",
+        fits.len(),
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 /// `reversi train fit`: reads the records, fits, writes the weights and the sample.
@@ -298,16 +379,9 @@ fn run_fit(
     holdout: &std::path::Path,
     data: &[std::path::PathBuf],
 ) -> Result<(), String> {
-    use reversi::learned::{data::read_records, fit};
+    use reversi::learned::fit;
     let start = Instant::now();
-    let mut records = Vec::new();
-    for path in data {
-        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        records.extend(
-            read_records(io::BufReader::new(file))
-                .map_err(|e| format!("{}: {e}", path.display()))?,
-        );
-    }
+    let records = read_all(data)?;
     let games = records
         .iter()
         .map(|r| r.game)

@@ -1,6 +1,6 @@
 //! The `REVERSI_*` environment variables, their defaults, and the one place they are read.
 //!
-//! [`Settings::from_env`] reads all nine once, at the program's start: the budget, the
+//! [`Settings::from_env`] reads them all once, at the program's start: the budget, the
 //! engine, the log switch, the memory cap, and the engines' experiment knobs (as a
 //! [`Tuning`]). A value that does not parse is an error naming the variable, the value and
 //! what was expected, never a silent default: an experiment run with a typo in its knob
@@ -15,7 +15,7 @@ use crate::search::{Profile, Tuning};
 
 /// Budget per move in milliseconds; program flag `--move-ms`.
 pub const ENV_MOVE_MS: &str = "REVERSI_MOVE_MS";
-/// The engine: `classic`, `strong` or `alphabeta`; program flag `--profile`.
+/// The engine: `classic`, `strong`, `alphabeta` or `learned`; program flag `--profile`.
 pub const ENV_PROFILE: &str = "REVERSI_PROFILE";
 /// `1`: one [`crate::SearchReport::log_line`] per move on stderr; program flag `--log`.
 pub const ENV_LOG: &str = "REVERSI_LOG";
@@ -35,8 +35,11 @@ pub const ENV_AB_WEIGHTS: &str = "REVERSI_AB_WEIGHTS";
 /// Experiments: a pattern weights file for the `learned` engine in place of the built-in one.
 pub const ENV_PATTERNS: &str = "REVERSI_PATTERNS";
 
+/// Multi-ProbCut in the `learned` engine: `on` or `off`.
+pub const ENV_MPC: &str = "REVERSI_MPC";
+
 /// Every variable [`Settings::from_env`] reads.
-pub const ENV_VARS: [&str; 10] = [
+pub const ENV_VARS: [&str; 11] = [
     ENV_MOVE_MS,
     ENV_PROFILE,
     ENV_LOG,
@@ -47,6 +50,7 @@ pub const ENV_VARS: [&str; 10] = [
     ENV_EVAL_STABILITY,
     ENV_AB_WEIGHTS,
     ENV_PATTERNS,
+    ENV_MPC,
 ];
 
 /// The course's Reversi limit per move, our default budget (ms).
@@ -63,12 +67,12 @@ pub struct Settings {
     pub move_ms: u64,
     /// Print a [`crate::SearchReport::log_line`] per move on stderr ([`ENV_LOG`], default off).
     pub log: bool,
-    /// The engine ([`ENV_PROFILE`], default [`Profile::Strong`]).
+    /// The engine ([`ENV_PROFILE`], default [`Profile::Learned`]).
     pub profile: Profile,
     /// Tree memory cap in bytes ([`ENV_MEMORY_MB`], default [`DEFAULT_MEMORY_MB`] MiB).
     pub memory_bytes: usize,
     /// The engines' experiment knobs ([`ENV_STRONG_C`], [`ENV_LEAF_EMPTIES`], [`ENV_CUTOFF`],
-    /// [`ENV_EVAL_STABILITY`], [`ENV_AB_WEIGHTS`]; default [`Tuning::default`]).
+    /// [`ENV_EVAL_STABILITY`], [`ENV_AB_WEIGHTS`], [`ENV_MPC`]; default [`Tuning::default`]).
     pub tuning: Tuning,
 }
 
@@ -124,6 +128,7 @@ impl Settings {
         vars.set(&mut strong.cutoff_plies, ENV_CUTOFF, CUTOFF)?;
         vars.set(&mut strong.weights.stability, ENV_EVAL_STABILITY, STABILITY)?;
         vars.set(&mut s.tuning.alphabeta, ENV_AB_WEIGHTS, AB_WEIGHTS)?;
+        vars.set(&mut s.tuning.mpc, ENV_MPC, ON_OFF)?;
         Ok(s)
     }
 }
@@ -182,6 +187,16 @@ const AB_WEIGHTS: Kind<Weights> = Kind {
     },
 };
 
+/// [`ENV_MPC`]: a switch.
+const ON_OFF: Kind<bool> = Kind {
+    expected: "on or off",
+    parse: |t| match t.to_ascii_lowercase().as_str() {
+        "on" => Some(true),
+        "off" => Some(false),
+        _ => None,
+    },
+};
+
 /// `mb` MiB in bytes (saturating: a cap past the address space is no cap).
 fn mib(mb: u64) -> usize {
     usize::try_from(mb)
@@ -210,13 +225,14 @@ mod tests {
         assert_eq!(from(&empty), Ok(defaults));
         assert_eq!(defaults.move_ms, 5000);
         assert_eq!(defaults.memory_bytes, 256 << 20);
-        assert_eq!(defaults.profile, Profile::Strong);
+        assert_eq!(defaults.profile, Profile::Learned);
         assert!(!defaults.log);
         assert_eq!(defaults.tuning.strong.exploration, 0.3);
         assert_eq!(defaults.tuning.strong.leaf_solve_empties, 8);
         assert_eq!(defaults.tuning.strong.cutoff_plies, Some(0));
         assert_eq!(defaults.tuning.strong.weights.stability, 0.0);
         assert_eq!(defaults.tuning.alphabeta, Weights::DEFAULT);
+        assert!(defaults.tuning.mpc);
     }
 
     #[test]
@@ -232,6 +248,7 @@ mod tests {
             (ENV_CUTOFF, "2"),
             (ENV_EVAL_STABILITY, "1.5"),
             (ENV_AB_WEIGHTS, weights),
+            (ENV_MPC, "Off"),
         ])
         .unwrap();
         assert_eq!(s.move_ms, 1100);
@@ -246,6 +263,7 @@ mod tests {
         assert_eq!(s.tuning.alphabeta.opening.parity, 8);
         assert_eq!(s.tuning.alphabeta.ending.mobility, 9);
         assert_eq!(s.tuning.alphabeta.ending.parity, -16);
+        assert!(!s.tuning.mpc);
         // The knobs change nothing else of the strong engine.
         let strong = crate::search::mcts::Config {
             exploration: 0.6,
@@ -282,6 +300,7 @@ mod tests {
             (ENV_CUTOFF, "half", "a number of plies or full"),
             (ENV_EVAL_STABILITY, "inf", "a number"),
             (ENV_AB_WEIGHTS, "1,2,3", "16 comma-separated integers"),
+            (ENV_MPC, "yes", "on or off"),
             (
                 ENV_AB_WEIGHTS,
                 "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,x",

@@ -83,3 +83,22 @@ fn alphabeta_plays_a_whole_game_through_its_endgame_solver() {
         "d3 c3 c4 c5 b4 e3 c2 b5 c6 a4 a5 a6 b6 d2 f2 d7 b3 c1 e1 d1 e2 f1 d6 a7 f4 a3 e6 f7 e8 f6 e7 f3 g5 g4 b2 f5 h3 f8 g3 g6 a2 a1 c7 h6 b7 h4 h2 h1 b1 g2 g8 b8 h5 a8 h7 h8 g7 d8 g1 pass c8",
     );
 }
+
+#[test]
+fn learned_plays_its_pinned_moves() {
+    // The default profile: the pattern tables and Multi-ProbCut as built in.
+    check(
+        Profile::Learned,
+        Rule::Standard,
+        20_000,
+        24,
+        "e6 f4 d3 c4 c3 c2 f3 f2 g4 h5 b3 a4 c1 f5 e3 b4 b5 e2 e1 d1 c5 d2 f1 f6",
+    );
+    check(
+        Profile::Learned,
+        Rule::NoAdjacent,
+        20_000,
+        24,
+        "d3 c5 f6 e3 c3 f3 f5 d2 c4 b5 f2 f4 e2 c2 g5 d1 g3 e6 b4 g4 g6 h5 b3 e7",
+    );
+}

@@ -17,6 +17,7 @@ use std::time::Instant;
 
 use super::endgame::{self, Solver};
 use super::heuristic::{self, Weights};
+use super::mpc::Mpc;
 use super::patterns::Tables;
 use super::{Engine, Limits, Proof, SearchReport};
 use crate::bitboard::Square;
@@ -32,6 +33,10 @@ const ROOT_SOLVE_SHARE: f64 = 0.6;
 const WIN: i32 = 20_000;
 /// Above every score.
 const INFINITY: i32 = 30_000;
+
+/// Multi-ProbCut works inside the evaluation's range (64 discs, in hundredths): a window or a
+/// test value past it is about proven results, which a shallow search does not predict.
+const MPC_LIMIT: i32 = 6400;
 
 /// How often (in nodes) the clock is read.
 const CLOCK_EVERY: u64 = 256;
@@ -136,6 +141,7 @@ pub struct AlphaBeta {
     generation: u8,
     solver: Solver,
     eval: Evaluator,
+    mpc: Option<&'static Mpc>,
     nodes: u64,
     node_limit: u64,
     deadline: Instant,
@@ -160,11 +166,23 @@ impl AlphaBeta {
             generation: 0,
             solver: Solver::new(),
             eval,
+            mpc: None,
             nodes: 0,
             node_limit: u64::MAX,
             deadline: Instant::now(),
             aborted: false,
         }
+    }
+
+    /// The engine with Multi-ProbCut on `mpc`'s fits (`None`: off).
+    pub fn with_mpc(mut self, mpc: Option<&'static Mpc>) -> AlphaBeta {
+        self.mpc = mpc;
+        self
+    }
+
+    /// Nodes searched by the last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
     }
 
     /// Score of a finished game for the side to move.
@@ -222,6 +240,9 @@ impl AlphaBeta {
             Probe::Cutoff(v) => return v,
             Probe::Hint(hint) => hint,
         };
+        if let Some(v) = self.probcut(pos, depth, alpha, beta) {
+            return v;
+        }
         let alpha_in = alpha;
         let (best, best_sq) = self.search_moves(pos, mask, depth, hint, alpha, beta);
         if self.aborted {
@@ -236,6 +257,36 @@ impl AlphaBeta {
         };
         self.store(&key, depth, best, bound, best_sq);
         best
+    }
+
+    /// Multi-ProbCut: `Some(bound)` when a shallow search predicts that the search of `pos`
+    /// to `depth` would fail high (`beta`) or low (`alpha`); `None` to search it. Not stored in
+    /// the table: the bound is a prediction, not a search result.
+    fn probcut(&mut self, pos: &Position, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
+        let mpc = self.mpc?;
+        if alpha <= -MPC_LIMIT || beta >= MPC_LIMIT {
+            return None;
+        }
+        let p = mpc.probe(pos.empties(), depth, alpha, beta, MPC_LIMIT)?;
+        if p.high < MPC_LIMIT {
+            let v = self.search(pos, p.shallow, p.high - 1, p.high);
+            if self.aborted {
+                return Some(0);
+            }
+            if v >= p.high {
+                return Some(beta);
+            }
+        }
+        if p.low > -MPC_LIMIT {
+            let v = self.search(pos, p.shallow, p.low, p.low + 1);
+            if self.aborted {
+                return Some(0);
+            }
+            if v <= p.low {
+                return Some(alpha);
+            }
+        }
+        None
     }
 
     /// Counts a node and says whether the search must stop (the clock, read every
@@ -379,6 +430,16 @@ impl AlphaBeta {
     /// Iterative deepening from depth 1 to `max_depth` until the deadline or the node limit:
     /// the chosen move, its score and the deepest completed iteration.
     fn deepen(&mut self, pos: &Position, max_depth: u32) -> (Move, i32, u32) {
+        self.deepen_recording(pos, max_depth, &mut Vec::new())
+    }
+
+    /// [`AlphaBeta::deepen`], pushing each completed iteration's score onto `values`.
+    fn deepen_recording(
+        &mut self,
+        pos: &Position,
+        max_depth: u32,
+        values: &mut Vec<i32>,
+    ) -> (Move, i32, u32) {
         self.nodes = 0;
         self.aborted = false;
         let mut order = [0u8; 64];
@@ -394,6 +455,7 @@ impl AlphaBeta {
                 Some((k, v)) if !self.aborted => {
                     chosen = (moves[k].0, v);
                     completed = depth;
+                    values.push(v);
                     // Best first next time; the rest by this iteration's scores (stable).
                     moves.sort_by_key(|m| std::cmp::Reverse(m.1));
                     if let Some(at) = moves.iter().position(|m| m.0 == chosen.0) {
@@ -426,6 +488,22 @@ impl AlphaBeta {
         self.node_limit = u64::MAX;
         let (mv, score, _) = self.deepen(pos, depth.max(1));
         (mv, score)
+    }
+}
+
+impl AlphaBeta {
+    /// The root's score at each depth from 1 to `max_depth` (index `depth - 1`) from one
+    /// iterative deepening with no clock and no root solve, `None` from the first proven
+    /// result on (a won or lost game is no evaluation): what Multi-ProbCut is fitted on.
+    pub fn scores_by_depth(&mut self, pos: &Position, max_depth: u32) -> Vec<Option<i32>> {
+        self.generation = self.generation.wrapping_add(1);
+        self.deadline = Instant::now() + std::time::Duration::from_secs(3600);
+        self.node_limit = u64::MAX;
+        let mut values = Vec::new();
+        self.deepen_recording(pos, max_depth.max(1), &mut values);
+        (0..max_depth as usize)
+            .map(|i| values.get(i).copied().filter(|v| v.abs() < WIN))
+            .collect()
     }
 }
 
