@@ -36,7 +36,8 @@
 #                               same SPRT, seed 3602
 #   scripts/strength.sh value-model  issue 51: the learned evaluation as a prior of new
 #                               nodes (GRAVITY4_ENABLE=value-model, GRAVITY4_MODEL_PRIOR=$PRIOR,
-#                               default 4) vs the default, this build on both sides, at
+#                               default 4, GRAVITY4_MODEL_DEPTH=$DEPTH, default 144: every
+#                               node) vs the default, this build on both sides, at
 #                               GRAVITY4_MOVE_MS=200, same SPRT, seed 5101
 #   scripts/strength.sh ab      this build with SWITCHES (TAG names the run) vs SWITCHES_B
 #                               (default: the default) at GRAVITY4_MOVE_MS=200, the SPRT of
@@ -307,9 +308,11 @@ main() {
         ;;
     value-model)
         # Issue 51, a hint: the learned evaluation's prior, this build on both sides.
-        prior=${PRIOR:-4}
-        step_22_hint "51-value-model-$prior" \
-            "GRAVITY4_ENABLE=value-model,GRAVITY4_MODEL_PRIOR=$prior" GRAVITY4_PROFILE=strong 5101
+        prior=${PRIOR:-4} depth=${DEPTH:-144}
+        # Every node (the first run's) keeps the first run's name.
+        name=51-value-model-$prior && [ "$depth" = 144 ] || name=$name-depth-$depth
+        step_22_hint "$name" "GRAVITY4_ENABLE=value-model,GRAVITY4_MODEL_PRIOR=$prior,GRAVITY4_MODEL_DEPTH=$depth" \
+            GRAVITY4_PROFILE=strong 5101
         ;;
     ab)
         # A hint: any two configurations of this build, with the SPRT.

@@ -26,8 +26,9 @@
 //! The environment variables: `GRAVITY4_MOVE_MS` (budget per move, default 2000),
 //! `GRAVITY4_LOG=1` (one telemetry line per move on stderr), `GRAVITY4_PROFILE`,
 //! `GRAVITY4_ENABLE`, `GRAVITY4_DISABLE`, `GRAVITY4_EXPLORATION`, `GRAVITY4_PPA_RATE`,
-//! `GRAVITY4_MODEL_PRIOR`, `GRAVITY4_ITERATIONS` and `GRAVITY4_SEED` (`docs/settings.md`
-//! describes each). The layering is checked on the source by `tests/layering.rs`.
+//! `GRAVITY4_MODEL_PRIOR`, `GRAVITY4_MODEL_DEPTH`, `GRAVITY4_ITERATIONS` and
+//! `GRAVITY4_SEED` (`docs/settings.md` describes each). The layering is checked on the
+//! source by `tests/layering.rs`.
 //!
 //! [`SearchConfig::classic`]: search::SearchConfig::classic
 //! [`SearchConfig::strong`]: search::SearchConfig::strong

@@ -6,7 +6,7 @@
 //! [`SearchConfig::classic`]). The reading is [`envset`]'s, shared with the other games'
 //! programs; a bad value is reported and its default kept, as the library cannot stop.
 
-use crate::search::config::{ADAPTATION_RATE, MODEL_PRIOR, STRONG_EXPLORATION};
+use crate::search::config::{ADAPTATION_RATE, MODEL_DEPTH, MODEL_PRIOR, STRONG_EXPLORATION};
 use crate::search::{Profile, SearchConfig, Techniques};
 use envset::{Kind, Vars};
 use std::time::Duration;
@@ -49,6 +49,11 @@ pub const ENV_ADAPTATION_RATE: &str = "GRAVITY4_PPA_RATE";
 /// with `GRAVITY4_ENABLE=value-model` (a tuning knob, [`MODEL_PRIOR`] by default): a whole
 /// number in 1..=256.
 pub const ENV_MODEL_PRIOR: &str = "GRAVITY4_MODEL_PRIOR";
+
+/// Environment variable limiting the prior of `value-model` to nodes at most this many
+/// plies below the root (a tuning knob, [`MODEL_DEPTH`], every node, by default): a whole
+/// number in 1..=144.
+pub const ENV_MODEL_DEPTH: &str = "GRAVITY4_MODEL_DEPTH";
 
 /// Environment variable asking for a fixed number of search iterations per move instead of
 /// the clock, so that a move can be reproduced (with [`ENV_SEED`]); the budget is then not
@@ -160,6 +165,12 @@ const PRIOR: Kind<u32> = Kind {
     parse: |t| t.parse().ok().filter(|k| (1..=256).contains(k)),
 };
 
+/// [`ENV_MODEL_DEPTH`]: a whole number in 1..=144.
+const DEPTH: Kind<u32> = Kind {
+    expected: "a whole number in 1..=144",
+    parse: |t| t.parse().ok().filter(|d| (1..=144).contains(d)),
+};
+
 /// The value of a read, the error reported on stderr (`gravity4: ignoring NAME="value":
 /// expected ...`) and read as unset: the library cannot stop its host.
 fn reported<T>(read: Result<Option<T>, envset::Error>) -> Option<T> {
@@ -170,7 +181,7 @@ fn reported<T>(read: Result<Option<T>, envset::Error>) -> Option<T> {
 }
 
 /// The [`SearchConfig`] that `GRAVITY4_PROFILE`, `GRAVITY4_ENABLE`, `GRAVITY4_DISABLE`,
-/// `GRAVITY4_EXPLORATION`, `GRAVITY4_PPA_RATE` and `GRAVITY4_MODEL_PRIOR` ask for, read through
+/// `GRAVITY4_EXPLORATION`, `GRAVITY4_PPA_RATE`, `GRAVITY4_MODEL_PRIOR` and `GRAVITY4_MODEL_DEPTH` ask for, read through
 /// `vars` (the environment, or a table in tests); a malformed value is reported on stderr and
 /// its default used.
 fn search_config(vars: &Vars<impl Fn(&str) -> Option<String>>) -> SearchConfig {
@@ -185,6 +196,7 @@ fn search_config(vars: &Vars<impl Fn(&str) -> Option<String>>) -> SearchConfig {
         reported(vars.get(ENV_EXPLORATION, EXPLORATION)).unwrap_or(STRONG_EXPLORATION);
     let adaptation_rate = reported(vars.get(ENV_ADAPTATION_RATE, RATE)).unwrap_or(ADAPTATION_RATE);
     let model_prior = reported(vars.get(ENV_MODEL_PRIOR, PRIOR)).unwrap_or(MODEL_PRIOR);
+    let model_depth = reported(vars.get(ENV_MODEL_DEPTH, DEPTH)).unwrap_or(MODEL_DEPTH);
     // Every variable is read (and a bad one reported) whichever profile plays; classic
     // takes none of the strong profile's knobs.
     match profile {
@@ -195,6 +207,7 @@ fn search_config(vars: &Vars<impl Fn(&str) -> Option<String>>) -> SearchConfig {
             techniques,
             adaptation_rate,
             model_prior,
+            model_depth,
         },
     }
 }
@@ -260,6 +273,11 @@ mod tests {
         for bad in ["0", "257", "2.5", "-1"] {
             assert_eq!(prior(bad), MODEL_PRIOR, "{bad}");
         }
+        assert_eq!(search_with(&[(ENV_MODEL_DEPTH, "3")]).model_depth, 3);
+        assert_eq!(
+            search_with(&[(ENV_MODEL_DEPTH, "0")]).model_depth,
+            MODEL_DEPTH
+        );
         let on = search_with(&[(ENV_ENABLE, "value-model")]);
         assert!(on.techniques.value_model && !SearchConfig::strong().techniques.value_model);
     }

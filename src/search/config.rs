@@ -24,6 +24,12 @@ pub const ADAPTATION_RATE: f32 = 0.32;
 /// (`GRAVITY4_MODEL_PRIOR` overrides it): 4, a first guess, a few playouts' worth.
 pub const MODEL_PRIOR: u32 = 4;
 
+/// With [`Techniques::value_model`], the deepest node (plies below the root) that gets the
+/// prior (`GRAVITY4_MODEL_DEPTH` overrides it): every node by default. An evaluation reads
+/// every window of the board, a third of an iteration's time at every new leaf, so a
+/// shallower limit spends it only where the tree's choices are made.
+pub const MODEL_DEPTH: u32 = 144;
+
 /// Which search plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
@@ -224,6 +230,9 @@ pub struct SearchConfig {
     /// With [`Techniques::value_model`], the virtual visits of a new node's model value
     /// ([`MODEL_PRIOR`] unless tuned).
     pub model_prior: u32,
+    /// With [`Techniques::value_model`], the deepest node that gets the prior
+    /// ([`MODEL_DEPTH`] unless tuned).
+    pub model_depth: u32,
 }
 
 impl SearchConfig {
@@ -236,6 +245,7 @@ impl SearchConfig {
             techniques: Techniques::NONE,
             adaptation_rate: ADAPTATION_RATE,
             model_prior: MODEL_PRIOR,
+            model_depth: MODEL_DEPTH,
         }
     }
 
@@ -248,6 +258,7 @@ impl SearchConfig {
             techniques: Techniques::DEFAULT,
             adaptation_rate: ADAPTATION_RATE,
             model_prior: MODEL_PRIOR,
+            model_depth: MODEL_DEPTH,
         }
     }
 

@@ -180,7 +180,9 @@ impl<R: RngCore + Clone> Walk<'_, R> {
             }
             if n.child_count == 0 {
                 if n.visits == 0 && node != ROOT {
-                    self.add_model_prior(node, scratch);
+                    if depth as u32 <= config.model_depth {
+                        self.add_model_prior(node, scratch);
+                    }
                     return (self.playout(scratch), depth);
                 }
                 let tactics = scratch.tactics();

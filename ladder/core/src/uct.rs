@@ -9,7 +9,7 @@
 
 use crate::{fresh_rng, greedy};
 use gravity4::request::Request;
-use gravity4::search::config::{ADAPTATION_RATE, MODEL_PRIOR};
+use gravity4::search::config::{ADAPTATION_RATE, MODEL_DEPTH, MODEL_PRIOR};
 use gravity4::search::{Profile, SearchConfig, Techniques};
 use gravity4::session;
 use gravity4::settings::Settings;
@@ -48,6 +48,7 @@ pub const LADDER_SEARCH: SearchConfig = SearchConfig {
     // Unread: policy adaptation and the learned evaluation are off.
     adaptation_rate: ADAPTATION_RATE,
     model_prior: MODEL_PRIOR,
+    model_depth: MODEL_DEPTH,
 };
 
 /// `settings` with `permille`/1000 of its budget (at least [`MIN_BUDGET`]) and the search
@@ -103,6 +104,7 @@ mod tests {
             techniques: Techniques::parse("", "reuse,endgame").0,
             adaptation_rate: 1.0,
             model_prior: 9,
+            model_depth: 2,
         };
         let rung = share(&settings, 160);
         assert_eq!(rung.budget, Duration::from_millis(320));
