@@ -34,6 +34,11 @@
 #   scripts/strength.sh exploration  the default with GRAVITY4_EXPLORATION=$EXPLORATION
 #                               (default 0.35) vs the default (0.5), at GRAVITY4_MOVE_MS=200,
 #                               same SPRT, seed 3602
+#   scripts/strength.sh value-model  issue 51: the learned evaluation as a prior of new
+#                               nodes (GRAVITY4_ENABLE=value-model, GRAVITY4_MODEL_PRIOR=$PRIOR,
+#                               default 4, GRAVITY4_MODEL_DEPTH=$DEPTH, default 144: every
+#                               node) vs the default, this build on both sides, at
+#                               GRAVITY4_MOVE_MS=200, same SPRT, seed 5101
 #   scripts/strength.sh ab      this build with SWITCHES (TAG names the run) vs SWITCHES_B
 #                               (default: the default) at GRAVITY4_MOVE_MS=200, the SPRT of
 #                               step 22, seed HINT_SEED (3700): a hint; steps 26, 27 and 29
@@ -301,6 +306,14 @@ main() {
         step_22_hint "24-exploration-$c" \
             "GRAVITY4_EXPLORATION=$c" GRAVITY4_PROFILE=strong 3602
         ;;
+    value-model)
+        # Issue 51, a hint: the learned evaluation's prior, this build on both sides.
+        prior=${PRIOR:-4} depth=${DEPTH:-144}
+        # Every node (the first run's) keeps the first run's name.
+        name=51-value-model-$prior && [ "$depth" = 144 ] || name=$name-depth-$depth
+        step_22_hint "$name" "GRAVITY4_ENABLE=value-model,GRAVITY4_MODEL_PRIOR=$prior,GRAVITY4_MODEL_DEPTH=$depth" \
+            GRAVITY4_PROFILE=strong 5101
+        ;;
     ab)
         # A hint: any two configurations of this build, with the SPRT.
         tag=${TAG:?ab needs TAG (the run is ab-TAG-MS)} switches=${SWITCHES:?ab needs SWITCHES}
@@ -474,7 +487,7 @@ main() {
             --move-limit-ms 30000 --out "$dir" "${CONCURRENCY[@]}"
         ;;
     *)
-        echo "usage: $0 chain|tune|late|sequences|early-stop|endgame-reach|forced|lgr|ppa|ppa-rate|exploration|ab|ab-2s|ppa-pairs|ppa-2s|vs-d600866|vs-488d092|field|ablation|full|ladder|reversi|reversi-rhino" >&2
+        echo "usage: $0 chain|tune|late|sequences|early-stop|endgame-reach|forced|lgr|ppa|ppa-rate|exploration|value-model|ab|ab-2s|ppa-pairs|ppa-2s|vs-d600866|vs-488d092|field|ablation|full|ladder|reversi|reversi-rhino" >&2
         exit 2
         ;;
     esac

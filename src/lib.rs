@@ -12,7 +12,8 @@
 //!   the shipped default [`SearchConfig::strong`]), the node arena ([`search::tree`]),
 //!   selection and backup ([`search::ucb`]), playouts and the policies they learn, the
 //!   classic search ([`search::uct`]), the strong one ([`search::strong`], working in a
-//!   [`search::strong::Workspace`]) and the exact endgame solver ([`search::endgame`]).
+//!   [`search::strong::Workspace`]), the exact endgame solver ([`search::endgame`]) and a
+//!   learned evaluation compiled in ([`search::ntuple`], off by default).
 //! - [`request`]: one call's validated position, last move and start time, the only thing
 //!   the strategies are handed.
 //! - [`settings`]: the numbers that matter and the environment's overrides, read once per
@@ -25,8 +26,9 @@
 //! The environment variables: `GRAVITY4_MOVE_MS` (budget per move, default 2000),
 //! `GRAVITY4_LOG=1` (one telemetry line per move on stderr), `GRAVITY4_PROFILE`,
 //! `GRAVITY4_ENABLE`, `GRAVITY4_DISABLE`, `GRAVITY4_EXPLORATION`, `GRAVITY4_PPA_RATE`,
-//! `GRAVITY4_ITERATIONS` and `GRAVITY4_SEED` (`docs/settings.md` describes each).
-//! The layering is checked on the source by `tests/layering.rs`.
+//! `GRAVITY4_MODEL_PRIOR`, `GRAVITY4_MODEL_DEPTH`, `GRAVITY4_ITERATIONS` and
+//! `GRAVITY4_SEED` (`docs/settings.md` describes each). The layering is checked on the
+//! source by `tests/layering.rs`.
 //!
 //! [`SearchConfig::classic`]: search::SearchConfig::classic
 //! [`SearchConfig::strong`]: search::SearchConfig::strong

@@ -50,7 +50,7 @@ const LINES: usize = ANTI_BASE + 2 * MAX_SIZE - 1;
 /// Lines kept per side: [`LINES`] and room for the indices of any row below 16 (as
 /// [`Position::play_packed`] masks it) and column below [`MAX_SIZE`], so that its look-ups
 /// need no bounds checks. The extra lines stay empty.
-const LINE_SLOTS: usize = ANTI_BASE + 16 + MAX_SIZE - 1;
+pub(crate) const LINE_SLOTS: usize = ANTI_BASE + 16 + MAX_SIZE - 1;
 const _: () = assert!(LINE_SLOTS >= LINES);
 
 /// One of the two players, named relative to the position's starting point.
@@ -482,6 +482,13 @@ impl Position {
         (landing as u16, (landing >> (1 + skip)) as u16)
     }
 
+    /// Every line mask of `side`, indexed as [`cell_lines`] names them (for evaluations
+    /// that read whole windows of a line at once).
+    #[inline(always)]
+    pub(crate) fn lines(&self, side: Side) -> &[u16; LINE_SLOTS] {
+        &self.lines[side as usize]
+    }
+
     /// Who holds `(row, col)`, if anyone.
     pub fn stone(&self, row: usize, col: usize) -> Option<Side> {
         [Side::Us, Side::Them]
@@ -542,6 +549,14 @@ impl Position {
         self.to_move = self.to_move.other();
         (won, row, packed)
     }
+}
+
+/// The row, column, diagonal and anti-diagonal through `(row, col)`: each line's index in
+/// a side's line array and the cell's bit in that line.
+#[inline(always)]
+pub(crate) fn cell_lines(row: usize, col: usize) -> [(usize, u16); 4] {
+    let [r, c, d, a] = line_indices(row, col);
+    [(r, 1 << col), (c, 1 << row), (d, 1 << col), (a, 1 << col)]
 }
 
 /// The indices in a side's line array of the row, column, diagonal and anti-diagonal through

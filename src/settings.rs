@@ -6,7 +6,7 @@
 //! [`SearchConfig::classic`]). The reading is [`envset`]'s, shared with the other games'
 //! programs; a bad value is reported and its default kept, as the library cannot stop.
 
-use crate::search::config::{ADAPTATION_RATE, STRONG_EXPLORATION};
+use crate::search::config::{ADAPTATION_RATE, MODEL_DEPTH, MODEL_PRIOR, STRONG_EXPLORATION};
 use crate::search::{Profile, SearchConfig, Techniques};
 use envset::{Kind, Vars};
 use std::time::Duration;
@@ -29,12 +29,12 @@ pub const ENV_PROFILE: &str = "GRAVITY4_PROFILE";
 /// Environment variable switching techniques of the strong profile off, for measuring each
 /// one on its own: a comma list of the names in [`Techniques::SWITCHES`]
 /// (`tactical-playouts`, `keep-threats`, `reuse`, `endgame`, `threat-sequences`,
-/// `early-stop`, `last-good-reply`, `policy-adaptation`, `ppa-pairs`). A name that is not
-/// one is reported on stderr and ignored; the others apply.
+/// `early-stop`, `last-good-reply`, `policy-adaptation`, `ppa-pairs`, `value-model`). A name
+/// that is not one is reported on stderr and ignored; the others apply.
 pub const ENV_DISABLE: &str = "GRAVITY4_DISABLE";
 
 /// Environment variable switching techniques on (the same names as [`ENV_DISABLE`]; applied
-/// before it): of the nine, only `early-stop` is off by default.
+/// before it): of the ten, only `early-stop` and `value-model` are off by default.
 pub const ENV_ENABLE: &str = "GRAVITY4_ENABLE";
 
 /// Environment variable overriding the strong profile's UCB1 exploration constant (a tuning
@@ -44,6 +44,16 @@ pub const ENV_EXPLORATION: &str = "GRAVITY4_EXPLORATION";
 /// Environment variable overriding the step of playout policy adaptation on a log-weight
 /// (a tuning knob, [`ADAPTATION_RATE`] by default): a number in (0, 2].
 pub const ENV_ADAPTATION_RATE: &str = "GRAVITY4_PPA_RATE";
+
+/// Environment variable overriding the virtual visits a new node's learned value counts for
+/// with `GRAVITY4_ENABLE=value-model` (a tuning knob, [`MODEL_PRIOR`] by default): a whole
+/// number in 1..=256.
+pub const ENV_MODEL_PRIOR: &str = "GRAVITY4_MODEL_PRIOR";
+
+/// Environment variable limiting the prior of `value-model` to nodes at most this many
+/// plies below the root (a tuning knob, [`MODEL_DEPTH`], every node, by default): a whole
+/// number in 1..=144.
+pub const ENV_MODEL_DEPTH: &str = "GRAVITY4_MODEL_DEPTH";
 
 /// Environment variable asking for a fixed number of search iterations per move instead of
 /// the clock, so that a move can be reproduced (with [`ENV_SEED`]); the budget is then not
@@ -149,6 +159,18 @@ const RATE: Kind<f32> = Kind {
     parse: |t| t.parse().ok().filter(|r: &f32| *r > 0.0 && *r <= 2.0),
 };
 
+/// [`ENV_MODEL_PRIOR`]: a whole number in 1..=256.
+const PRIOR: Kind<u32> = Kind {
+    expected: "a whole number in 1..=256",
+    parse: |t| t.parse().ok().filter(|k| (1..=256).contains(k)),
+};
+
+/// [`ENV_MODEL_DEPTH`]: a whole number in 1..=144.
+const DEPTH: Kind<u32> = Kind {
+    expected: "a whole number in 1..=144",
+    parse: |t| t.parse().ok().filter(|d| (1..=144).contains(d)),
+};
+
 /// The value of a read, the error reported on stderr (`gravity4: ignoring NAME="value":
 /// expected ...`) and read as unset: the library cannot stop its host.
 fn reported<T>(read: Result<Option<T>, envset::Error>) -> Option<T> {
@@ -159,7 +181,7 @@ fn reported<T>(read: Result<Option<T>, envset::Error>) -> Option<T> {
 }
 
 /// The [`SearchConfig`] that `GRAVITY4_PROFILE`, `GRAVITY4_ENABLE`, `GRAVITY4_DISABLE`,
-/// `GRAVITY4_EXPLORATION` and `GRAVITY4_PPA_RATE` ask for, read through
+/// `GRAVITY4_EXPLORATION`, `GRAVITY4_PPA_RATE`, `GRAVITY4_MODEL_PRIOR` and `GRAVITY4_MODEL_DEPTH` ask for, read through
 /// `vars` (the environment, or a table in tests); a malformed value is reported on stderr and
 /// its default used.
 fn search_config(vars: &Vars<impl Fn(&str) -> Option<String>>) -> SearchConfig {
@@ -173,6 +195,8 @@ fn search_config(vars: &Vars<impl Fn(&str) -> Option<String>>) -> SearchConfig {
     let strong_exploration =
         reported(vars.get(ENV_EXPLORATION, EXPLORATION)).unwrap_or(STRONG_EXPLORATION);
     let adaptation_rate = reported(vars.get(ENV_ADAPTATION_RATE, RATE)).unwrap_or(ADAPTATION_RATE);
+    let model_prior = reported(vars.get(ENV_MODEL_PRIOR, PRIOR)).unwrap_or(MODEL_PRIOR);
+    let model_depth = reported(vars.get(ENV_MODEL_DEPTH, DEPTH)).unwrap_or(MODEL_DEPTH);
     // Every variable is read (and a bad one reported) whichever profile plays; classic
     // takes none of the strong profile's knobs.
     match profile {
@@ -182,6 +206,8 @@ fn search_config(vars: &Vars<impl Fn(&str) -> Option<String>>) -> SearchConfig {
             exploration: strong_exploration,
             techniques,
             adaptation_rate,
+            model_prior,
+            model_depth,
         },
     }
 }
@@ -238,6 +264,22 @@ mod tests {
         // A removed or unknown name is left out; the rest of the lists apply.
         let some = search_with(&[(ENV_ENABLE, "graph,early-stop"), (ENV_DISABLE, "fpu,reuse")]);
         assert!(some.techniques.early_stop && !some.techniques.reuse);
+    }
+
+    #[test]
+    fn the_model_prior_is_a_whole_number_up_to_256() {
+        let prior = |text| search_with(&[(ENV_MODEL_PRIOR, text)]).model_prior;
+        assert_eq!(prior("16"), 16);
+        for bad in ["0", "257", "2.5", "-1"] {
+            assert_eq!(prior(bad), MODEL_PRIOR, "{bad}");
+        }
+        assert_eq!(search_with(&[(ENV_MODEL_DEPTH, "3")]).model_depth, 3);
+        assert_eq!(
+            search_with(&[(ENV_MODEL_DEPTH, "0")]).model_depth,
+            MODEL_DEPTH
+        );
+        let on = search_with(&[(ENV_ENABLE, "value-model")]);
+        assert!(on.techniques.value_model && !SearchConfig::strong().techniques.value_model);
     }
 
     #[test]

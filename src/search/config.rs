@@ -20,6 +20,16 @@ pub const STRONG_EXPLORATION: f32 = 0.5;
 /// (`GRAVITY4_PPA_RATE` overrides it, for tuning).
 pub const ADAPTATION_RATE: f32 = 0.32;
 
+/// With [`Techniques::value_model`], the virtual visits a new node's model value counts for
+/// (`GRAVITY4_MODEL_PRIOR` overrides it): 4, a first guess, a few playouts' worth.
+pub const MODEL_PRIOR: u32 = 4;
+
+/// With [`Techniques::value_model`], the deepest node (plies below the root) that gets the
+/// prior (`GRAVITY4_MODEL_DEPTH` overrides it): every node by default. An evaluation reads
+/// every window of the board, a third of an iteration's time at every new leaf, so a
+/// shallower limit spends it only where the tree's choices are made.
+pub const MODEL_DEPTH: u32 = 144;
+
 /// Which search plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
@@ -82,6 +92,10 @@ pub struct Techniques {
     /// probabilistic reply table alongside the last good replies (the N-grams of Sironi,
     /// Cazenave and Winands).
     pub ppa_pairs: bool,
+    /// A new node's first visit adds [`SearchConfig::model_prior`] virtual visits at the
+    /// learned evaluation's value ([`super::ntuple`]) to its statistics, before its playout.
+    /// Off by default until measured.
+    pub value_model: bool,
 }
 
 /// The field of [`Techniques`] a switch name turns on or off.
@@ -125,7 +139,7 @@ impl Techniques {
     /// as a gain (STRENGTH.md): tactical playouts that keep their threats, reuse, the
     /// endgame solver, threat sequences, last good replies (step 22b), policy adaptation
     /// (step 22g) and its pair weights (step 28). Off: the early stop (searching the whole
-    /// budget won 59 Elo at 100 ms).
+    /// budget won 59 Elo at 100 ms) and the learned evaluation (not yet shown to pay).
     pub const DEFAULT: Techniques = Techniques {
         tactical_playouts: true,
         keep_threats: true,
@@ -136,6 +150,7 @@ impl Techniques {
         last_good_reply: true,
         policy_adaptation: true,
         ppa_pairs: true,
+        value_model: false,
     };
 
     /// None at all: the classic profile, which plays random playouts on a fresh tree and
@@ -150,10 +165,11 @@ impl Techniques {
         last_good_reply: false,
         policy_adaptation: false,
         ppa_pairs: false,
+        value_model: false,
     };
 
     /// Every switch, by the name `GRAVITY4_ENABLE` and `GRAVITY4_DISABLE` use.
-    pub const SWITCHES: [(&'static str, Switch); 9] = [
+    pub const SWITCHES: [(&'static str, Switch); 10] = [
         ("tactical-playouts", |t| &mut t.tactical_playouts),
         ("keep-threats", |t| &mut t.keep_threats),
         ("reuse", |t| &mut t.reuse),
@@ -163,6 +179,7 @@ impl Techniques {
         ("last-good-reply", |t| &mut t.last_good_reply),
         ("policy-adaptation", |t| &mut t.policy_adaptation),
         ("ppa-pairs", |t| &mut t.ppa_pairs),
+        ("value-model", |t| &mut t.value_model),
     ];
 
     /// The switch names, comma-separated, for messages.
@@ -210,6 +227,12 @@ pub struct SearchConfig {
     /// With [`Techniques::policy_adaptation`], the step a won free choice moves its
     /// log-weights by ([`ADAPTATION_RATE`] unless tuned).
     pub adaptation_rate: f32,
+    /// With [`Techniques::value_model`], the virtual visits of a new node's model value
+    /// ([`MODEL_PRIOR`] unless tuned).
+    pub model_prior: u32,
+    /// With [`Techniques::value_model`], the deepest node that gets the prior
+    /// ([`MODEL_DEPTH`] unless tuned).
+    pub model_depth: u32,
 }
 
 impl SearchConfig {
@@ -221,6 +244,8 @@ impl SearchConfig {
             exploration: CLASSIC_EXPLORATION,
             techniques: Techniques::NONE,
             adaptation_rate: ADAPTATION_RATE,
+            model_prior: MODEL_PRIOR,
+            model_depth: MODEL_DEPTH,
         }
     }
 
@@ -232,6 +257,8 @@ impl SearchConfig {
             exploration: STRONG_EXPLORATION,
             techniques: Techniques::DEFAULT,
             adaptation_rate: ADAPTATION_RATE,
+            model_prior: MODEL_PRIOR,
+            model_depth: MODEL_DEPTH,
         }
     }
 

@@ -16,6 +16,8 @@
 //! - [`ucb`]: selection by UCB1 and backup along the path, shared by both profiles.
 //! - [`learned`]: the playout policies learned during one search: last good replies and
 //!   policy adaptation.
+//! - [`ntuple`]: a learned evaluation (n-tuples over windows of four cells), trained
+//!   offline and compiled in; a prior for new nodes when switched on.
 //! - [`playout`]: finishing the game, random or tactical.
 //! - [`threat_sequence`]: wins forced by a chain of threats, proven at expansion.
 //! - [`endgame`]: the exact alpha-beta solver for the last few empty cells (the only
@@ -27,6 +29,7 @@
 pub mod config;
 pub mod endgame;
 pub mod learned;
+pub mod ntuple;
 pub mod outcome;
 pub mod playout;
 pub mod strong;

@@ -17,6 +17,8 @@
 //!   ([`threat_sequence`](super::threat_sequence)) is proven at expansion.
 //! - Playouts win when they can, block when they must and avoid losing on the spot; their
 //!   free choices follow the policies learned during the search ([`learned`](super::learned)).
+//! - Optionally (`value-model`, off by default), a new node's first visit adds a few virtual
+//!   visits at the learned evaluation's value ([`ntuple`](super::ntuple)) before its playout.
 //! - Time: the search stops when the root is proven or has a proven winning move; a forced
 //!   move searches on, for the subtree reuse keeps. Optionally (the early stop) it also stops
 //!   at a forced move and when the most visited move can no longer be overtaken before the
@@ -27,6 +29,7 @@
 
 use super::endgame::EndgameTable;
 use super::learned::Learned;
+use super::ntuple::{Model, Windows};
 use super::outcome::Outcome;
 use super::playout::{random_playout, tactical_playout, tactical_playout_learned};
 use super::threat_sequence::wins_by_threats;
@@ -91,6 +94,7 @@ pub fn search<R: RngCore + Clone>(
         tables: UcbTables::new(),
         order: centre_first(root.cols()),
         excluded_root_moves,
+        model: value_model(root, config),
         rng,
     };
     let mut scratch = root_tp.clone();
@@ -135,7 +139,19 @@ struct Walk<'a, R> {
     order: Vec<u8>,
     /// Root moves the endgame solver proved lost (bit per column).
     excluded_root_moves: u16,
+    /// With `value-model`, the learned evaluation and the windows of the root's board.
+    model: Option<(&'static Model, Windows)>,
     rng: &'a mut R,
+}
+
+/// The learned evaluation for boards of `root`'s geometry, when `config` asks for it and
+/// the shipped weights passed their checks (otherwise the search runs without it).
+fn value_model(root: &Position, config: &SearchConfig) -> Option<(&'static Model, Windows)> {
+    if !config.techniques.value_model {
+        return None;
+    }
+    let model = Model::shipped().ok()?;
+    Some((model, Windows::new(root.geometry())))
 }
 
 impl<R: RngCore + Clone> Walk<'_, R> {
@@ -164,6 +180,9 @@ impl<R: RngCore + Clone> Walk<'_, R> {
             }
             if n.child_count == 0 {
                 if n.visits == 0 && node != ROOT {
+                    if depth as u32 <= config.model_depth {
+                        self.add_model_prior(node, scratch);
+                    }
                     return (self.playout(scratch), depth);
                 }
                 let tactics = scratch.tactics();
@@ -213,6 +232,24 @@ impl<R: RngCore + Clone> Walk<'_, R> {
                 return (Outcome::Tie, depth);
             }
         }
+    }
+
+    /// With a learned evaluation, gives the new leaf `node` (whose position is `scratch`)
+    /// the configured number of virtual visits at the model's value for the player who
+    /// moved into it; the playout that follows counts as usual. Only the leaf's own
+    /// statistics change, so the prior steers the choice among siblings without biasing
+    /// the means above it.
+    #[inline]
+    fn add_model_prior(&mut self, node: NodeId, scratch: &ThreatPosition) {
+        let Some((model, windows)) = &self.model else {
+            return;
+        };
+        let to_move_wins = model.value(windows, scratch.position());
+        let visits = self.config.model_prior;
+        let half_points = (2.0 * visits as f32 * (1.0 - to_move_wins)).round() as u32;
+        let n = self.tree.node_mut(node);
+        n.visits += visits;
+        n.half_points += half_points;
     }
 
     /// Finishes the game with the playout policy the configuration asks for.
@@ -377,6 +414,22 @@ mod tests {
                 "without {disable}: {report:?}"
             );
         }
+    }
+
+    /// With the learned evaluation's prior the search still proves the win in three, and
+    /// the prior is what changes the search (the same seed plays differently).
+    #[test]
+    fn the_value_model_keeps_the_search_correct() {
+        let pos = after(&[2, 2, 3, 3]);
+        let mut config = SearchConfig::strong();
+        config.techniques.value_model = true;
+        let report = testing::run_fixed(&config, &pos, 200_000, 5);
+        assert_eq!(report.proof, NodeKind::Win, "{report:?}");
+        assert!(report.col == 1 || report.col == 4, "{report:?}");
+        let open = after(&[3, 3, 2]);
+        let with = testing::run_fixed(&config, &open, 3_000, 5);
+        let without = testing::run_fixed(&SearchConfig::strong(), &open, 3_000, 5);
+        assert_ne!(with.winrate.to_bits(), without.winrate.to_bits());
     }
 
     #[test]

@@ -9,7 +9,7 @@
 
 use crate::{fresh_rng, greedy};
 use gravity4::request::Request;
-use gravity4::search::config::ADAPTATION_RATE;
+use gravity4::search::config::{ADAPTATION_RATE, MODEL_DEPTH, MODEL_PRIOR};
 use gravity4::search::{Profile, SearchConfig, Techniques};
 use gravity4::session;
 use gravity4::settings::Settings;
@@ -45,8 +45,10 @@ pub const LADDER_SEARCH: SearchConfig = SearchConfig {
         early_stop: true,
         ..Techniques::NONE
     },
-    // Unread: policy adaptation is off.
+    // Unread: policy adaptation and the learned evaluation are off.
     adaptation_rate: ADAPTATION_RATE,
+    model_prior: MODEL_PRIOR,
+    model_depth: MODEL_DEPTH,
 };
 
 /// `settings` with `permille`/1000 of its budget (at least [`MIN_BUDGET`]) and the search
@@ -101,6 +103,8 @@ mod tests {
             exploration: 3.0,
             techniques: Techniques::parse("", "reuse,endgame").0,
             adaptation_rate: 1.0,
+            model_prior: 9,
+            model_depth: 2,
         };
         let rung = share(&settings, 160);
         assert_eq!(rung.budget, Duration::from_millis(320));
