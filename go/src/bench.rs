@@ -122,12 +122,15 @@ pub struct PlayoutLine {
     pub cpu: Duration,
 }
 
-/// Playouts from the empty `size` board with `policy` until `budget` of CPU time is used.
-pub fn playouts(size: usize, policy: Policy, budget: Duration) -> PlayoutLine {
+/// Playouts from the empty `size` board with `policy` until `budget` of CPU time is used;
+/// with `lgrf`, the heavy policy learns its last good replies from each playout as a
+/// search does.
+pub fn playouts(size: usize, policy: Policy, lgrf: bool, budget: Duration) -> PlayoutLine {
     let empty = Board::new(size).expect("a measured size");
     let mut board = empty.clone();
     let mut rng = SmallRng::seed_from_u64(PLAYOUT_SEED);
-    let mut scratch = Scratch::default();
+    let mut scratch = Scratch::new(empty.len(), lgrf);
+    let mut moves: Vec<(u16, Color)> = Vec::with_capacity(4 * size * size);
     let mut line = PlayoutLine {
         playouts: 0,
         moves: 0,
@@ -141,6 +144,7 @@ pub fn playouts(size: usize, policy: Policy, budget: Duration) -> PlayoutLine {
     loop {
         for _ in 0..batch {
             board.copy_from(&empty);
+            moves.clear();
             let score = playout(
                 &mut board,
                 Color::Black,
@@ -148,9 +152,19 @@ pub fn playouts(size: usize, policy: Policy, budget: Duration) -> PlayoutLine {
                 policy,
                 &mut rng,
                 &mut scratch,
-                |_, _| line.moves += 1,
+                |i, c| moves.push((i as u16, c)),
             );
-            line.black_wins += u64::from(f64::from(score) - KOMI > 0.0);
+            line.moves += moves.len() as u64;
+            let black_won = f64::from(score) - KOMI > 0.0;
+            if lgrf {
+                let winner = if black_won {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                scratch.learn(&moves, winner);
+            }
+            line.black_wins += u64::from(black_won);
             line.playouts += 1;
         }
         (line.wall, line.cpu) = watch.read();
@@ -219,7 +233,8 @@ fn header(options: &BenchOptions, out: &mut impl Write) -> io::Result<()> {
 fn playout_table(options: &BenchOptions, out: &mut impl Write) -> io::Result<Vec<f64>> {
     writeln!(
         out,
-        "playouts (seed {PLAYOUT_SEED})\n{:<6} {:<6} {:>9} {:>7} {:>7} {:>10} {:>10} {:>8} {:>7}",
+        "playouts (seed {PLAYOUT_SEED}; heavy: last-good-reply {})\n{:<6} {:<6} {:>9} {:>7} {:>7} {:>10} {:>10} {:>8} {:>7}",
+        if options.config.lgrf { "on" } else { "off" },
         "board",
         "policy",
         "playouts",
@@ -233,7 +248,7 @@ fn playout_table(options: &BenchOptions, out: &mut impl Write) -> io::Result<Vec
     let mut heavy_rate = Vec::new();
     for size in SIZES {
         for policy in [Policy::Light, Policy::Heavy] {
-            let line = playouts(size, policy, options.budget);
+            let line = playouts(size, policy, options.config.lgrf, options.budget);
             if policy == Policy::Heavy {
                 heavy_rate.push(rate(line.playouts, line.cpu));
             }
@@ -321,7 +336,7 @@ mod tests {
         let Some(before) = process_cpu() else {
             return; // no /proc: nothing to read
         };
-        let line = playouts(9, Policy::Light, Duration::from_millis(50));
+        let line = playouts(9, Policy::Light, false, Duration::from_millis(50));
         let after = process_cpu().unwrap();
         assert!(line.cpu >= Duration::from_millis(50));
         assert!(after - before >= line.cpu);

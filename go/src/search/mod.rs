@@ -8,6 +8,7 @@
 //! subtree under them ([`tree::Tree::reroot`]) and throws the rest away; an undo, a new komi
 //! or anything it cannot follow starts a fresh tree ([`Search::forget`]).
 
+pub mod lgrf;
 pub mod patterns;
 pub mod playout;
 pub mod prior;
@@ -114,6 +115,8 @@ pub struct Config {
     pub threads: usize,
     /// The playout policy.
     pub policy: Policy,
+    /// Last-good-reply with forgetting in the heavy playouts ([`lgrf`]).
+    pub lgrf: bool,
     /// Use the AMAF statistics in selection.
     pub rave: bool,
     /// RAVE's equivalence parameter.
@@ -151,6 +154,7 @@ impl Default for Config {
         Config {
             threads: 1,
             policy: Policy::Heavy,
+            lgrf: false,
             rave: true,
             rave_equivalence: RAVE_EQUIVALENCE,
             exploration: EXPLORATION,
@@ -501,7 +505,7 @@ impl Search {
         let seeds: Vec<u64> = (0..threads).map(|_| rng.random()).collect();
         let start = Instant::now();
         let work = |seed: u64| {
-            let mut worker = Worker::new(ctx.root, SmallRng::seed_from_u64(seed));
+            let mut worker = Worker::new(ctx.root, ctx.config, SmallRng::seed_from_u64(seed));
             let mut local = 0u64;
             while !stop.load(Ordering::Relaxed) {
                 if done.fetch_add(1, Ordering::Relaxed) >= cap {

@@ -4,17 +4,20 @@
 //! 1. a capture of the opponent's last stone(s) when they stand in atari, and the rescue of
 //!    own groups next to the last move that it put in atari (by capturing an attacker in
 //!    atari, or by extending when that gains liberties);
-//! 2. a MoGo 3x3 pattern on one of the 8 points around the last move;
-//! 3. a random move.
+//! 2. with last-good-reply on ([`super::lgrf`]), the reply that last won a playout against
+//!    the last move;
+//! 3. a MoGo 3x3 pattern on one of the 8 points around the last move;
+//! 4. a random move.
 //!
 //! Every move it plays is legal, never fills one of the player's own true eyes, and (heavy
 //! policy) is never a self-atari of a group larger than [`MAX_SELF_ATARI_STONES`]. The light
-//! policy is step 3 alone with the eye rule. A playout ends after two passes in a row or
+//! policy is step 4 alone with the eye rule. A playout ends after two passes in a row or
 //! [`move_cap`] moves.
 
 use rand::Rng;
 use rand::rngs::SmallRng;
 
+use super::lgrf::Replies;
 use super::patterns;
 use super::tree::PASS;
 use crate::board::{Board, EMPTY, stone};
@@ -39,10 +42,34 @@ pub enum Policy {
     Heavy,
 }
 
-/// Scratch space for the policy (kept between playouts: no allocation per move).
+/// Scratch space and learned state of the policy, one per search thread (kept between
+/// playouts: no allocation per move or per playout). [`Scratch::default`] learns nothing.
 #[derive(Debug, Default)]
 pub struct Scratch {
     candidates: Vec<u16>,
+    /// Last-good-reply tables (empty when the search does not use them).
+    replies: Replies,
+}
+
+impl Scratch {
+    /// Scratch for playouts on boards of `len` array points, with last-good-reply tables
+    /// when `lgrf`.
+    pub fn new(len: usize, lgrf: bool) -> Scratch {
+        Scratch {
+            candidates: Vec::new(),
+            replies: if lgrf {
+                Replies::new(len)
+            } else {
+                Replies::default()
+            },
+        }
+    }
+
+    /// Learns from an iteration's `moves` (tree and playout, in order) that `winner` won
+    /// (last-good-reply; nothing without its tables).
+    pub fn learn(&mut self, moves: &[(u16, Color)], winner: Color) {
+        self.replies.learn(moves, winner);
+    }
 }
 
 /// True when `color` at `i` (legal) would make a self-atari of more than
@@ -133,7 +160,14 @@ fn local_move(
     if !out.is_empty() {
         return Some(usize::from(out[rng.random_range(0..out.len())]));
     }
-    // 2. Patterns around the last move.
+    // 2. The last good reply to the last move.
+    if let Some(r) = scratch.replies.reply(color, last)
+        && board.at(r) == EMPTY
+        && acceptable(board, color, r, Policy::Heavy)
+    {
+        return Some(r);
+    }
+    // 3. Patterns around the last move.
     let s = board.stride();
     for n in [
         last - s - 1,

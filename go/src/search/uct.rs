@@ -67,12 +67,12 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// A worker for positions like `root`, with its own random stream.
-    pub fn new(root: &Board, rng: SmallRng) -> Worker {
+    /// A worker for positions like `root` searched with `config`, with its own random stream.
+    pub fn new(root: &Board, config: &Config, rng: SmallRng) -> Worker {
         Worker {
             scratch: root.clone(),
             rng,
-            policy: Scratch::default(),
+            policy: Scratch::new(root.len(), config.lgrf),
             path: Vec::with_capacity(64),
             moves: Vec::with_capacity(4 * root.size() * root.size()),
             first: vec![0; root.len()],
@@ -157,6 +157,14 @@ impl Worker {
         } else {
             0.5
         };
+        if black != 0.5 {
+            let winner = if black > 0.5 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            self.policy.learn(&self.moves, winner);
+        }
         let mut tree = tree.lock().expect("a search thread panicked");
         self.backup(&mut tree, black, ctx.config.rave);
     }
