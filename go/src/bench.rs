@@ -20,7 +20,7 @@ use rand::rngs::SmallRng;
 use crate::board::Board;
 use crate::engine::Engine;
 use crate::point::Color;
-use crate::search::playout::{Policy, Scratch, playout};
+use crate::search::playout::{Knowledge, Policy, Scratch, playout};
 use crate::search::{Config, Limits};
 
 /// The seed of the playout lines' generator.
@@ -122,15 +122,18 @@ pub struct PlayoutLine {
     pub cpu: Duration,
 }
 
-/// Playouts from the empty `size` board with `policy` until `budget` of CPU time is used;
-/// with `lgrf`, the heavy policy learns its last good replies from each playout as a
-/// search does.
-pub fn playouts(size: usize, policy: Policy, lgrf: bool, budget: Duration) -> PlayoutLine {
+/// Playouts from the empty `size` board with `policy` and `knowledge` until `budget` of CPU
+/// time is used.
+pub fn playouts(
+    size: usize,
+    policy: Policy,
+    knowledge: Knowledge,
+    budget: Duration,
+) -> PlayoutLine {
     let empty = Board::new(size).expect("a measured size");
     let mut board = empty.clone();
     let mut rng = SmallRng::seed_from_u64(PLAYOUT_SEED);
-    let mut scratch = Scratch::new(empty.len(), lgrf);
-    let mut moves: Vec<(u16, Color)> = Vec::with_capacity(4 * size * size);
+    let mut scratch = Scratch::new(&empty, knowledge);
     let mut line = PlayoutLine {
         playouts: 0,
         moves: 0,
@@ -144,7 +147,6 @@ pub fn playouts(size: usize, policy: Policy, lgrf: bool, budget: Duration) -> Pl
     loop {
         for _ in 0..batch {
             board.copy_from(&empty);
-            moves.clear();
             let score = playout(
                 &mut board,
                 Color::Black,
@@ -152,19 +154,9 @@ pub fn playouts(size: usize, policy: Policy, lgrf: bool, budget: Duration) -> Pl
                 policy,
                 &mut rng,
                 &mut scratch,
-                |i, c| moves.push((i as u16, c)),
+                |_, _| line.moves += 1,
             );
-            line.moves += moves.len() as u64;
-            let black_won = f64::from(score) - KOMI > 0.0;
-            if lgrf {
-                let winner = if black_won {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                scratch.learn(&moves, winner);
-            }
-            line.black_wins += u64::from(black_won);
+            line.black_wins += u64::from(f64::from(score) - KOMI > 0.0);
             line.playouts += 1;
         }
         (line.wall, line.cpu) = watch.read();
@@ -233,8 +225,8 @@ fn header(options: &BenchOptions, out: &mut impl Write) -> io::Result<()> {
 fn playout_table(options: &BenchOptions, out: &mut impl Write) -> io::Result<Vec<f64>> {
     writeln!(
         out,
-        "playouts (seed {PLAYOUT_SEED}; heavy: last-good-reply {})\n{:<6} {:<6} {:>9} {:>7} {:>7} {:>10} {:>10} {:>8} {:>7}",
-        if options.config.lgrf { "on" } else { "off" },
+        "playouts (seed {PLAYOUT_SEED}; heavy: {:?})\n{:<6} {:<6} {:>9} {:>7} {:>7} {:>10} {:>10} {:>8} {:>7}",
+        options.config.knowledge,
         "board",
         "policy",
         "playouts",
@@ -248,7 +240,7 @@ fn playout_table(options: &BenchOptions, out: &mut impl Write) -> io::Result<Vec
     let mut heavy_rate = Vec::new();
     for size in SIZES {
         for policy in [Policy::Light, Policy::Heavy] {
-            let line = playouts(size, policy, options.config.lgrf, options.budget);
+            let line = playouts(size, policy, options.config.knowledge, options.budget);
             if policy == Policy::Heavy {
                 heavy_rate.push(rate(line.playouts, line.cpu));
             }
@@ -336,7 +328,12 @@ mod tests {
         let Some(before) = process_cpu() else {
             return; // no /proc: nothing to read
         };
-        let line = playouts(9, Policy::Light, false, Duration::from_millis(50));
+        let line = playouts(
+            9,
+            Policy::Light,
+            Knowledge::default(),
+            Duration::from_millis(50),
+        );
         let after = process_cpu().unwrap();
         assert!(line.cpu >= Duration::from_millis(50));
         assert!(after - before >= line.cpu);

@@ -8,7 +8,8 @@
 //! subtree under them ([`tree::Tree::reroot`]) and throws the rest away; an undo, a new komi
 //! or anything it cannot follow starts a fresh tree ([`Search::forget`]).
 
-pub mod lgrf;
+pub mod learned;
+pub mod nakade;
 pub mod patterns;
 pub mod playout;
 pub mod prior;
@@ -26,7 +27,7 @@ use crate::board::Board;
 use crate::game::Game;
 use crate::model::{Model, Recent};
 use crate::point::{Color, Move};
-use playout::Policy;
+use playout::{Knowledge, Policy};
 use tree::{NodeId, PASS, ROOT, Tree};
 use uct::{Context, Worker};
 
@@ -115,8 +116,8 @@ pub struct Config {
     pub threads: usize,
     /// The playout policy.
     pub policy: Policy,
-    /// Last-good-reply with forgetting in the heavy playouts ([`lgrf`]).
-    pub lgrf: bool,
+    /// What the heavy playouts know beyond their fixed steps.
+    pub knowledge: Knowledge,
     /// Use the AMAF statistics in selection.
     pub rave: bool,
     /// RAVE's equivalence parameter.
@@ -154,7 +155,7 @@ impl Default for Config {
         Config {
             threads: 1,
             policy: Policy::Heavy,
-            lgrf: false,
+            knowledge: Knowledge::default(),
             rave: true,
             rave_equivalence: RAVE_EQUIVALENCE,
             exploration: EXPLORATION,

@@ -3,10 +3,13 @@
 //! The heavy policy tries, in a fixed order as Pachi's `moggy` and MoGo do:
 //! 1. a capture of the opponent's last stone(s) when they stand in atari, and the rescue of
 //!    own groups next to the last move that it put in atari (by capturing an attacker in
-//!    atari, or by extending when that gains liberties);
-//! 2. with last-good-reply on ([`super::lgrf`]), the reply that last won a playout against
-//!    the last move;
-//! 3. a MoGo 3x3 pattern on one of the 8 points around the last move;
+//!    atari, or by extending when that gains liberties; with the ladder check on, not into
+//!    a ladder that catches the group);
+//! 2. with nakade on ([`super::nakade`]), the vital point of a three-point eye space next
+//!    to the last move;
+//! 3. a MoGo 3x3 pattern on one of the 8 points around the last move; with the learned
+//!    weights on ([`super::learned`]) instead a roulette over those 8 points and the random
+//!    step, by the strengths the playouts' local model gives them;
 //! 4. a random move.
 //!
 //! Every move it plays is legal, never fills one of the player's own true eyes, and (heavy
@@ -14,13 +17,16 @@
 //! policy is step 4 alone with the eye rule. A playout ends after two passes in a row or
 //! [`move_cap`] moves.
 
+use std::sync::Arc;
+
 use rand::Rng;
 use rand::rngs::SmallRng;
 
-use super::lgrf::Replies;
-use super::patterns;
+use super::learned::{self, Gammas};
 use super::tree::PASS;
+use super::{nakade, patterns};
 use crate::board::{Board, EMPTY, stone};
+use crate::model::ladder;
 use crate::point::Color;
 
 /// A self-atari may make a group of at most this many stones: small sacrifices (throw-ins,
@@ -42,33 +48,44 @@ pub enum Policy {
     Heavy,
 }
 
+/// The pieces of knowledge the heavy policy adds to its fixed steps, each a `GO_*` switch
+/// ([`crate::settings`]) so that a match can measure it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Knowledge {
+    /// The vital point of three-point eye spaces ([`super::nakade`]; `GO_NAKADE`).
+    pub nakade: bool,
+    /// No escape by extension into a ladder that catches the group (`GO_LADDER`).
+    pub ladder: bool,
+    /// Learned 3x3 weights instead of MoGo's patterns ([`super::learned`];
+    /// `GO_PLAYOUT_MODEL`).
+    pub learned: bool,
+}
+
 /// Scratch space and learned state of the policy, one per search thread (kept between
-/// playouts: no allocation per move or per playout). [`Scratch::default`] learns nothing.
+/// playouts: no allocation per move or per playout). [`Scratch::default`] adds no knowledge.
 #[derive(Debug, Default)]
 pub struct Scratch {
     candidates: Vec<u16>,
-    /// Last-good-reply tables (empty when the search does not use them).
-    replies: Replies,
+    knowledge: Knowledge,
+    /// A board to read ladders on (the ladder check only).
+    reading: Option<Board>,
+    /// The learned weights (when on) and the roulette's weights, one per candidate.
+    gammas: Option<Arc<Gammas>>,
+    weights: Vec<f32>,
 }
 
 impl Scratch {
-    /// Scratch for playouts on boards of `len` array points, with last-good-reply tables
-    /// when `lgrf`.
-    pub fn new(len: usize, lgrf: bool) -> Scratch {
+    /// Scratch for playouts on boards like `board`, with `knowledge`.
+    pub fn new(board: &Board, knowledge: Knowledge) -> Scratch {
         Scratch {
             candidates: Vec::new(),
-            replies: if lgrf {
-                Replies::new(len)
-            } else {
-                Replies::default()
-            },
+            knowledge,
+            reading: knowledge.ladder.then(|| board.clone()),
+            // A broken binary is refused at start (crate::settings); a library user gets
+            // MoGo's patterns.
+            gammas: knowledge.learned.then(|| learned::shipped().ok()).flatten(),
+            weights: Vec::new(),
         }
-    }
-
-    /// Learns from an iteration's `moves` (tree and playout, in order) that `winner` won
-    /// (last-good-reply; nothing without its tables).
-    pub fn learn(&mut self, moves: &[(u16, Color)], winner: Color) {
-        self.replies.learn(moves, winner);
     }
 }
 
@@ -113,8 +130,9 @@ pub fn random_move(board: &Board, color: Color, policy: Policy, rng: &mut SmallR
 }
 
 /// Pushes the moves that save the group of the own stone at `s` (in atari): capturing a
-/// neighbouring enemy group in atari, or extending when that leaves at least two liberties.
-fn escapes(board: &Board, color: Color, s: usize, out: &mut Vec<u16>) {
+/// neighbouring enemy group in atari, or extending when that leaves at least two liberties
+/// (with a `reading` board, not when two liberties are a ladder that catches the group).
+fn escapes(board: &Board, color: Color, s: usize, out: &mut Vec<u16>, reading: Option<&mut Board>) {
     let head = board.group(s);
     let opp = stone(color.opponent());
     for t in board.group_stones(head) {
@@ -128,7 +146,16 @@ fn escapes(board: &Board, color: Color, s: usize, out: &mut Vec<u16>) {
         }
     }
     let lib = board.first_lib(head);
-    if board.is_legal(color, lib) && board.libs_after(color, lib, 2) >= 2 {
+    if !board.is_legal(color, lib) {
+        return;
+    }
+    let libs = board.libs_after(color, lib, 3);
+    let caught = |reading: &mut Board| {
+        reading.copy_from(board);
+        reading.play(color, lib);
+        ladder::caught(reading, lib)
+    };
+    if libs >= 3 || (libs == 2 && !reading.is_some_and(caught)) {
         out.push(lib as u16);
     }
 }
@@ -144,6 +171,7 @@ fn local_move(
     let last = board.last_move()?;
     let out = &mut scratch.candidates;
     out.clear();
+    let knowledge = scratch.knowledge;
     let me = stone(color);
     // 1. Capture the last stone's group if it stands in atari; save own groups it ataried.
     if board.at(last) != EMPTY && board.libs(last) == 1 {
@@ -154,20 +182,23 @@ fn local_move(
     }
     for n in board.neighbors(last) {
         if board.at(n) == me && board.libs(n) == 1 {
-            escapes(board, color, n, out);
+            escapes(board, color, n, out, scratch.reading.as_mut());
         }
     }
     if !out.is_empty() {
         return Some(usize::from(out[rng.random_range(0..out.len())]));
     }
-    // 2. The last good reply to the last move.
-    if let Some(r) = scratch.replies.reply(color, last)
-        && board.at(r) == EMPTY
-        && acceptable(board, color, r, Policy::Heavy)
+    // 2. The vital point of an eye space the last move left.
+    if knowledge.nakade
+        && let Some(v) = nakade::vital_point(board, last)
+        && acceptable(board, color, v, Policy::Heavy)
     {
-        return Some(r);
+        return Some(v);
     }
-    // 3. Patterns around the last move.
+    // 3. Patterns around the last move: learned, or MoGo's.
+    if let Some(gammas) = &scratch.gammas {
+        return roulette(board, color, last, gammas, rng, out, &mut scratch.weights);
+    }
     let s = board.stride();
     for n in [
         last - s - 1,
@@ -193,6 +224,45 @@ fn local_move(
     } else {
         Some(usize::from(out[rng.random_range(0..out.len())]))
     }
+}
+
+/// A draw among the acceptable points around `last` and "elsewhere" (`None`: the random
+/// step), each as likely as its strength in `gammas`.
+fn roulette(
+    board: &Board,
+    color: Color,
+    last: usize,
+    gammas: &Gammas,
+    rng: &mut SmallRng,
+    out: &mut Vec<u16>,
+    weights: &mut Vec<f32>,
+) -> Option<usize> {
+    out.clear();
+    weights.clear();
+    let mut total = gammas.elsewhere();
+    for (k, n) in crate::model::local::around(board, last)
+        .into_iter()
+        .enumerate()
+    {
+        if board.at(n) == EMPTY
+            && board.is_legal(color, n)
+            && !board.is_true_eye(color, n)
+            && !is_bad_self_atari(board, color, n)
+        {
+            let w = gammas.strength(board, color, n, k < 4);
+            out.push(n as u16);
+            weights.push(w);
+            total += w;
+        }
+    }
+    let mut r = rng.random::<f32>() * total;
+    for (&n, &w) in out.iter().zip(weights.iter()) {
+        if r < w {
+            return Some(usize::from(n));
+        }
+        r -= w;
+    }
+    None
 }
 
 /// The policy's move for `color` (an array index, or [`PASS`]).
@@ -314,6 +384,52 @@ mod tests {
         let mut scratch = Scratch::default();
         let i = choose(&b, Color::Black, Policy::Heavy, &mut rng, &mut scratch);
         assert_eq!(i, at(&b, 3, 2));
+    }
+
+    #[test]
+    fn the_ladder_check_refuses_an_extension_into_a_ladder() {
+        let mut b = Board::new(9).unwrap();
+        let at = |b: &Board, x, y| b.index(Point::new(x, y));
+        for (c, x, y) in [
+            (Color::Black, 3, 3),
+            (Color::White, 2, 3),
+            (Color::White, 3, 2),
+            (Color::White, 4, 4),
+            (Color::White, 3, 4),
+        ] {
+            b.play(c, at(&b, x, y));
+        }
+        // Black's stone is in atari; extending at (4,3) leaves two liberties and a ladder
+        // that runs to the top edge.
+        let stone = at(&b, 3, 3);
+        let mut out = Vec::new();
+        escapes(&b, Color::Black, stone, &mut out, None);
+        assert_eq!(out, [at(&b, 4, 3) as u16]);
+        out.clear();
+        let mut reading = b.clone();
+        escapes(&b, Color::Black, stone, &mut out, Some(&mut reading));
+        assert!(out.is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn nakade_takes_the_vital_point() {
+        let mut b = Board::new(7).unwrap();
+        let at = |b: &Board, x, y| b.index(Point::new(x, y));
+        for x in 0..4 {
+            b.play(Color::Black, at(&b, x, 1));
+        }
+        // Black's last move leaves a straight three on the edge: White's nakade is its middle.
+        b.play(Color::Black, at(&b, 3, 0));
+        let knowledge = Knowledge {
+            nakade: true,
+            ..Knowledge::default()
+        };
+        let mut scratch = Scratch::new(&b, knowledge);
+        let mut rng = SmallRng::seed_from_u64(4);
+        for _ in 0..10 {
+            let i = choose(&b, Color::White, Policy::Heavy, &mut rng, &mut scratch);
+            assert_eq!(i, at(&b, 1, 0));
+        }
     }
 
     #[test]

@@ -72,7 +72,7 @@ impl Worker {
         Worker {
             scratch: root.clone(),
             rng,
-            policy: Scratch::new(root.len(), config.lgrf),
+            policy: Scratch::new(root, config.knowledge),
             path: Vec::with_capacity(64),
             moves: Vec::with_capacity(4 * root.size() * root.size()),
             first: vec![0; root.len()],
@@ -157,14 +157,6 @@ impl Worker {
         } else {
             0.5
         };
-        if black != 0.5 {
-            let winner = if black > 0.5 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            self.policy.learn(&self.moves, winner);
-        }
         let mut tree = tree.lock().expect("a search thread panicked");
         self.backup(&mut tree, black, ctx.config.rave);
     }
