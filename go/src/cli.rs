@@ -144,10 +144,6 @@ pub struct TrainFlags {
     /// MM sweeps over the feature groups.
     #[arg(long, value_name = "N", default_value_t = 12)]
     pub sweeps: usize,
-    /// Fit the playouts' local model (3x3 patterns and cheap tactics around the last move)
-    /// instead of the search's move model.
-    #[arg(long)]
-    pub playout: bool,
 }
 
 /// The value parser of a flag taking a `kind` of value.
@@ -205,7 +201,6 @@ impl Cli {
                     max_games: train.max_games,
                     min_count: train.min_count,
                     sweeps: train.sweeps,
-                    playout: train.playout,
                 },
                 train.out,
             ),

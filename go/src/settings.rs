@@ -4,7 +4,7 @@
 //!
 //! The search's own variables (`GO_POLICY`, `GO_RAVE`, `GO_RAVE_K`, `GO_UCT_C`, `GO_PRIOR`,
 //! `GO_RESIGN`, `GO_REUSE`, `GO_MAX_NODES`, `GO_EXPAND`, `GO_MODEL`, `GO_MODEL_PRIOR`,
-//! `GO_WIDEN`, `GO_NAKADE`, `GO_LADDER`, `GO_PLAYOUT_MODEL`) are read here too, over the
+//! `GO_WIDEN`, `GO_NAKADE`, `GO_LADDER`) are read here too, over the
 //! constants of [`Config::default`], and checked, so that a typo is an error rather than a
 //! silent default. Each
 //! value a variable or a flag takes is a [`Kind`]: how its text is read and what it expects,
@@ -243,11 +243,6 @@ impl Settings {
         vars.set(&mut c.widening, "GO_WIDEN", SWITCH)?;
         vars.set(&mut c.knowledge.nakade, "GO_NAKADE", SWITCH)?;
         vars.set(&mut c.knowledge.ladder, "GO_LADDER", SWITCH)?;
-        vars.set(&mut c.knowledge.learned, "GO_PLAYOUT_MODEL", SWITCH)?;
-        if c.knowledge.learned {
-            crate::search::learned::shipped()
-                .map_err(|e| SettingsError(format!("the shipped playout model: {e}")))?;
-        }
         c.model = model(vars.text("GO_MODEL"))?;
         s.config = c;
         Ok(s)
@@ -359,7 +354,6 @@ mod tests {
             ("GO_WIDEN", "yes"),
             ("GO_NAKADE", "on"),
             ("GO_LADDER", "x"),
-            ("GO_PLAYOUT_MODEL", "yes"),
             ("GO_PONDER", "yes"),
         ] {
             let e = env(&[(name, value)]).unwrap_err();

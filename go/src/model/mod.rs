@@ -12,7 +12,6 @@
 
 pub mod features;
 pub mod ladder;
-pub mod local;
 pub mod pattern;
 pub mod records;
 pub mod train;
@@ -103,11 +102,6 @@ impl Model {
         self.extractor.dictionary().len()
     }
 
-    /// `ln γ` of value `v` of group `g` (0 for a value the model does not know).
-    pub fn weight(&self, g: usize, v: u16) -> f32 {
-        self.weights[g].get(usize::from(v)).copied().unwrap_or(0.0)
-    }
-
     /// `ln γ` of a candidate with features `f`.
     #[inline]
     pub fn score(&self, f: &Features) -> f32 {
@@ -133,17 +127,6 @@ pub fn shipped() -> Result<Arc<Model>, ModelError> {
     static MODEL: OnceLock<Result<Arc<Model>, ModelError>> = OnceLock::new();
     MODEL
         .get_or_init(|| Model::from_bytes(SHIPPED).map(Arc::new))
-        .clone()
-}
-
-/// The playouts' local model ([`local`]) inside the binary.
-const SHIPPED_PLAYOUT: &[u8] = include_bytes!("../../weights/playout.bin");
-
-/// The playouts' local model shipped inside the binary, decoded and checked once.
-pub fn shipped_playout() -> Result<Arc<Model>, ModelError> {
-    static MODEL: OnceLock<Result<Arc<Model>, ModelError>> = OnceLock::new();
-    MODEL
-        .get_or_init(|| Model::from_bytes(SHIPPED_PLAYOUT).map(Arc::new))
         .clone()
 }
 

@@ -147,26 +147,6 @@ impl Shapes {
         }
         out
     }
-
-    /// The key of the 3x3 square ([`SIZES`]`[0]`, the first of [`Shapes::keys`]) whose point
-    /// at offset (dx, dy) holds `state(dx, dy)` as the mover sees it (0 empty, 1 own, 2 the
-    /// opponent's, 3 off the board): the playouts' table is built from it.
-    pub fn key_3x3(&self, state: impl Fn(i32, i32) -> u8) -> u64 {
-        let end = self.ends[0];
-        let content: Vec<u8> = self.base[..end]
-            .iter()
-            .map(|&(dx, dy)| state(dx, dy))
-            .collect();
-        let mut least = u64::MAX;
-        for moved in &self.moved {
-            let mut h = 0;
-            for o in 0..end {
-                h ^= self.zobrist[4 * o + usize::from(content[usize::from(moved[o])])];
-            }
-            least = least.min(h);
-        }
-        mix(least ^ 1u64.wrapping_mul(0x2545_f491_4f6c_dd1d))
-    }
 }
 
 #[cfg(test)]
@@ -214,33 +194,6 @@ mod tests {
         let ke = shapes.keys(&e, Color::Black, at(&e));
         assert_eq!(kd[0], ke[0]);
         assert_ne!(kd[1], ke[1]);
-    }
-
-    #[test]
-    fn the_3x3_key_from_point_contents_is_the_boards() {
-        let shapes = Shapes::new();
-        let b = board_with(
-            9,
-            &[
-                (Color::Black, 1, 0),
-                (Color::White, 0, 1),
-                (Color::Black, 4, 4),
-            ],
-        );
-        for (x, y) in [(0, 0), (1, 1), (3, 3), (5, 5), (8, 8)] {
-            let i = b.index(Point::new(x, y));
-            for color in [Color::Black, Color::White] {
-                let me = stone(color);
-                let key = shapes.key_3x3(|dx, dy| {
-                    let (px, py) = (x as i32 + dx, y as i32 + dy);
-                    if !(0..9).contains(&px) || !(0..9).contains(&py) {
-                        return 3;
-                    }
-                    state(b.at(b.index(Point::new(px as usize, py as usize))), me)
-                });
-                assert_eq!(key, shapes.keys(&b, color, i)[0], "({x}, {y}) {color:?}");
-            }
-        }
     }
 
     #[test]

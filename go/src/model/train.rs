@@ -38,9 +38,6 @@ pub struct TrainOptions {
     pub min_count: u32,
     /// MM sweeps over all groups.
     pub sweeps: usize,
-    /// Fit the playouts' local model instead ([`super::local`]): 3x3 patterns and cheap
-    /// tactics, among the 8 points around the last move and a move elsewhere.
-    pub playout: bool,
 }
 
 impl Default for TrainOptions {
@@ -51,7 +48,6 @@ impl Default for TrainOptions {
             max_games: None,
             min_count: 10,
             sweeps: 12,
-            playout: false,
         }
     }
 }
@@ -84,10 +80,10 @@ impl Rates {
 
 /// The training positions as competitions: candidates' features, the winner first.
 #[derive(Debug, Default)]
-pub(super) struct Competitions {
-    pub(super) candidates: Vec<Features>,
+struct Competitions {
+    candidates: Vec<Features>,
     /// Start of each position's candidates (one more entry than positions).
-    pub(super) starts: Vec<u32>,
+    starts: Vec<u32>,
 }
 
 impl Competitions {
@@ -139,9 +135,7 @@ pub fn train(
         training.extend(t);
         held.push((source.name.clone(), h));
     }
-    // The playouts' model knows the 3x3 square only: a table lookup in the playouts.
-    let sizes = if options.playout { 1 } else { SIZES.len() };
-    let dictionary = harvest(&training, options.min_count, sizes);
+    let dictionary = harvest(&training, options.min_count);
     let _ = writeln!(
         log,
         "dictionary: {} patterns played {} times or more",
@@ -149,11 +143,7 @@ pub fn train(
         options.min_count
     );
     let extractor = Extractor::new(dictionary);
-    let data = if options.playout {
-        super::local::compete(&extractor, &training)
-    } else {
-        compete(&extractor, &training)
-    };
+    let data = compete(&extractor, &training);
     let _ = writeln!(
         log,
         "{} positions, {} candidates, {:.0} s so far",
@@ -165,11 +155,7 @@ pub fn train(
     let model = to_model(&extractor, &gammas).map_err(|e| e.to_string())?;
     let mut report = Vec::new();
     for (name, games) in held {
-        let rates = if options.playout {
-            super::local::measure(&model, &games)
-        } else {
-            measure(&model, &games)
-        };
+        let rates = measure(&model, &games);
         let _ = writeln!(
             log,
             "{name}: held back {} games, {} positions: top-1 {:.1} %, top-5 {:.1} %, mean log-likelihood {:.3}",
@@ -203,9 +189,8 @@ fn split<'a>(
     (train, held)
 }
 
-/// The dictionary: the patterns of the first `sizes` sizes played at least `min_count`
-/// times.
-fn harvest(games: &[&GameRecord], min_count: u32, sizes: usize) -> Dictionary {
+/// The dictionary: the patterns of every size played at least `min_count` times.
+fn harvest(games: &[&GameRecord], min_count: u32) -> Dictionary {
     let shapes = super::pattern::Shapes::new();
     let mut counts: HashMap<u64, (usize, u32)> = HashMap::new();
     for game in games {
@@ -214,7 +199,6 @@ fn harvest(games: &[&GameRecord], min_count: u32, sizes: usize) -> Dictionary {
                 .keys(p.board, p.color, p.played)
                 .into_iter()
                 .enumerate()
-                .take(sizes)
             {
                 counts.entry(key).or_insert((size, 0)).1 += 1;
             }
@@ -254,7 +238,7 @@ fn compete(extractor: &Extractor, games: &[&GameRecord]) -> Competitions {
 }
 
 /// Whether value `v` of group `g` has a strength to fit (a tactical group's 0 is "absent").
-pub(super) fn fitted(g: usize, v: u16) -> bool {
+fn fitted(g: usize, v: u16) -> bool {
     g == 0 || v != 0
 }
 

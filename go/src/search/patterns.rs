@@ -41,7 +41,7 @@ const SHAPES: &[[&str; 3]] = &[
 
 /// The 8 neighbours of a centre as (row, column) offsets, in the order of the code's 2-bit
 /// fields: NW, N, NE, W, E, SW, S, SE.
-pub const CELLS: [(i32, i32); 8] = [
+const CELLS: [(i32, i32); 8] = [
     (-1, -1),
     (-1, 0),
     (-1, 1),

@@ -7,9 +7,7 @@
 //!    a ladder that catches the group);
 //! 2. with nakade on ([`super::nakade`]), the vital point of a three-point eye space next
 //!    to the last move;
-//! 3. a MoGo 3x3 pattern on one of the 8 points around the last move; with the learned
-//!    weights on ([`super::learned`]) instead a roulette over those 8 points and the random
-//!    step, by the strengths the playouts' local model gives them;
+//! 3. a MoGo 3x3 pattern on one of the 8 points around the last move;
 //! 4. a random move.
 //!
 //! Every move it plays is legal, never fills one of the player's own true eyes, and (heavy
@@ -17,12 +15,9 @@
 //! policy is step 4 alone with the eye rule. A playout ends after two passes in a row or
 //! [`move_cap`] moves.
 
-use std::sync::Arc;
-
 use rand::Rng;
 use rand::rngs::SmallRng;
 
-use super::learned::{self, Gammas};
 use super::tree::PASS;
 use super::{nakade, patterns};
 use crate::board::{Board, EMPTY, stone};
@@ -56,12 +51,9 @@ pub struct Knowledge {
     pub nakade: bool,
     /// No escape by extension into a ladder that catches the group (`GO_LADDER`).
     pub ladder: bool,
-    /// Learned 3x3 weights instead of MoGo's patterns ([`super::learned`];
-    /// `GO_PLAYOUT_MODEL`).
-    pub learned: bool,
 }
 
-/// Scratch space and learned state of the policy, one per search thread (kept between
+/// Scratch space of the policy, one per search thread (kept between
 /// playouts: no allocation per move or per playout). [`Scratch::default`] adds no knowledge.
 #[derive(Debug, Default)]
 pub struct Scratch {
@@ -69,9 +61,6 @@ pub struct Scratch {
     knowledge: Knowledge,
     /// A board to read ladders on (the ladder check only).
     reading: Option<Board>,
-    /// The learned weights (when on) and the roulette's weights, one per candidate.
-    gammas: Option<Arc<Gammas>>,
-    weights: Vec<f32>,
 }
 
 impl Scratch {
@@ -81,10 +70,6 @@ impl Scratch {
             candidates: Vec::new(),
             knowledge,
             reading: knowledge.ladder.then(|| board.clone()),
-            // A broken binary is refused at start (crate::settings); a library user gets
-            // MoGo's patterns.
-            gammas: knowledge.learned.then(|| learned::shipped().ok()).flatten(),
-            weights: Vec::new(),
         }
     }
 }
@@ -195,10 +180,7 @@ fn local_move(
     {
         return Some(v);
     }
-    // 3. Patterns around the last move: learned, or MoGo's.
-    if let Some(gammas) = &scratch.gammas {
-        return roulette(board, color, last, gammas, rng, out, &mut scratch.weights);
-    }
+    // 3. MoGo's patterns around the last move.
     let s = board.stride();
     for n in [
         last - s - 1,
@@ -224,45 +206,6 @@ fn local_move(
     } else {
         Some(usize::from(out[rng.random_range(0..out.len())]))
     }
-}
-
-/// A draw among the acceptable points around `last` and "elsewhere" (`None`: the random
-/// step), each as likely as its strength in `gammas`.
-fn roulette(
-    board: &Board,
-    color: Color,
-    last: usize,
-    gammas: &Gammas,
-    rng: &mut SmallRng,
-    out: &mut Vec<u16>,
-    weights: &mut Vec<f32>,
-) -> Option<usize> {
-    out.clear();
-    weights.clear();
-    let mut total = gammas.elsewhere();
-    for (k, n) in crate::model::local::around(board, last)
-        .into_iter()
-        .enumerate()
-    {
-        if board.at(n) == EMPTY
-            && board.is_legal(color, n)
-            && !board.is_true_eye(color, n)
-            && !is_bad_self_atari(board, color, n)
-        {
-            let w = gammas.strength(board, color, n, k < 4);
-            out.push(n as u16);
-            weights.push(w);
-            total += w;
-        }
-    }
-    let mut r = rng.random::<f32>() * total;
-    for (&n, &w) in out.iter().zip(weights.iter()) {
-        if r < w {
-            return Some(usize::from(n));
-        }
-        r -= w;
-    }
-    None
 }
 
 /// The policy's move for `color` (an array index, or [`PASS`]).
