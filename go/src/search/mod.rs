@@ -8,7 +8,6 @@
 //! subtree under them ([`tree::Tree::reroot`]) and throws the rest away; an undo, a new komi
 //! or anything it cannot follow starts a fresh tree ([`Search::forget`]).
 
-pub mod nakade;
 pub mod patterns;
 pub mod playout;
 pub mod prior;

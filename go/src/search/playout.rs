@@ -5,21 +5,19 @@
 //!    own groups next to the last move that it put in atari (by capturing an attacker in
 //!    atari, or by extending when that gains liberties; with the ladder check on, not into
 //!    a ladder that catches the group);
-//! 2. with nakade on ([`super::nakade`]), the vital point of a three-point eye space next
-//!    to the last move;
-//! 3. a MoGo 3x3 pattern on one of the 8 points around the last move;
-//! 4. a random move.
+//! 2. a MoGo 3x3 pattern on one of the 8 points around the last move;
+//! 3. a random move.
 //!
 //! Every move it plays is legal, never fills one of the player's own true eyes, and (heavy
 //! policy) is never a self-atari of a group larger than [`MAX_SELF_ATARI_STONES`]. The light
-//! policy is step 4 alone with the eye rule. A playout ends after two passes in a row or
+//! policy is step 3 alone with the eye rule. A playout ends after two passes in a row or
 //! [`move_cap`] moves.
 
 use rand::Rng;
 use rand::rngs::SmallRng;
 
+use super::patterns;
 use super::tree::PASS;
-use super::{nakade, patterns};
 use crate::board::{Board, EMPTY, stone};
 use crate::model::ladder;
 use crate::point::Color;
@@ -47,8 +45,6 @@ pub enum Policy {
 /// ([`crate::settings`]) so that a match can measure it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Knowledge {
-    /// The vital point of three-point eye spaces ([`super::nakade`]; `GO_NAKADE`).
-    pub nakade: bool,
     /// No escape by extension into a ladder that catches the group (`GO_LADDER`).
     pub ladder: bool,
 }
@@ -58,8 +54,7 @@ pub struct Knowledge {
 #[derive(Debug, Default)]
 pub struct Scratch {
     candidates: Vec<u16>,
-    knowledge: Knowledge,
-    /// A board to read ladders on (the ladder check only).
+    /// A board to read ladders on (with the ladder check only).
     reading: Option<Board>,
 }
 
@@ -68,7 +63,6 @@ impl Scratch {
     pub fn new(board: &Board, knowledge: Knowledge) -> Scratch {
         Scratch {
             candidates: Vec::new(),
-            knowledge,
             reading: knowledge.ladder.then(|| board.clone()),
         }
     }
@@ -156,7 +150,6 @@ fn local_move(
     let last = board.last_move()?;
     let out = &mut scratch.candidates;
     out.clear();
-    let knowledge = scratch.knowledge;
     let me = stone(color);
     // 1. Capture the last stone's group if it stands in atari; save own groups it ataried.
     if board.at(last) != EMPTY && board.libs(last) == 1 {
@@ -173,14 +166,7 @@ fn local_move(
     if !out.is_empty() {
         return Some(usize::from(out[rng.random_range(0..out.len())]));
     }
-    // 2. The vital point of an eye space the last move left.
-    if knowledge.nakade
-        && let Some(v) = nakade::vital_point(board, last)
-        && acceptable(board, color, v, Policy::Heavy)
-    {
-        return Some(v);
-    }
-    // 3. MoGo's patterns around the last move.
+    // 2. MoGo's patterns around the last move.
     let s = board.stride();
     for n in [
         last - s - 1,
@@ -352,27 +338,6 @@ mod tests {
         let mut reading = b.clone();
         escapes(&b, Color::Black, stone, &mut out, Some(&mut reading));
         assert!(out.is_empty(), "{out:?}");
-    }
-
-    #[test]
-    fn nakade_takes_the_vital_point() {
-        let mut b = Board::new(7).unwrap();
-        let at = |b: &Board, x, y| b.index(Point::new(x, y));
-        for x in 0..4 {
-            b.play(Color::Black, at(&b, x, 1));
-        }
-        // Black's last move leaves a straight three on the edge: White's nakade is its middle.
-        b.play(Color::Black, at(&b, 3, 0));
-        let knowledge = Knowledge {
-            nakade: true,
-            ..Knowledge::default()
-        };
-        let mut scratch = Scratch::new(&b, knowledge);
-        let mut rng = SmallRng::seed_from_u64(4);
-        for _ in 0..10 {
-            let i = choose(&b, Color::White, Policy::Heavy, &mut rng, &mut scratch);
-            assert_eq!(i, at(&b, 1, 0));
-        }
     }
 
     #[test]
