@@ -20,7 +20,7 @@ use rand::rngs::SmallRng;
 use crate::board::Board;
 use crate::engine::Engine;
 use crate::point::Color;
-use crate::search::playout::{Knowledge, Policy, Scratch, playout};
+use crate::search::playout::{Policy, Scratch, playout};
 use crate::search::{Config, Limits};
 
 /// The seed of the playout lines' generator.
@@ -122,18 +122,12 @@ pub struct PlayoutLine {
     pub cpu: Duration,
 }
 
-/// Playouts from the empty `size` board with `policy` and `knowledge` until `budget` of CPU
-/// time is used.
-pub fn playouts(
-    size: usize,
-    policy: Policy,
-    knowledge: Knowledge,
-    budget: Duration,
-) -> PlayoutLine {
+/// Playouts from the empty `size` board with `policy` until `budget` of CPU time is used.
+pub fn playouts(size: usize, policy: Policy, budget: Duration) -> PlayoutLine {
     let empty = Board::new(size).expect("a measured size");
     let mut board = empty.clone();
     let mut rng = SmallRng::seed_from_u64(PLAYOUT_SEED);
-    let mut scratch = Scratch::new(&empty, knowledge);
+    let mut scratch = Scratch::default();
     let mut line = PlayoutLine {
         playouts: 0,
         moves: 0,
@@ -225,8 +219,7 @@ fn header(options: &BenchOptions, out: &mut impl Write) -> io::Result<()> {
 fn playout_table(options: &BenchOptions, out: &mut impl Write) -> io::Result<Vec<f64>> {
     writeln!(
         out,
-        "playouts (seed {PLAYOUT_SEED}; heavy: {:?})\n{:<6} {:<6} {:>9} {:>7} {:>7} {:>10} {:>10} {:>8} {:>7}",
-        options.config.knowledge,
+        "playouts (seed {PLAYOUT_SEED})\n{:<6} {:<6} {:>9} {:>7} {:>7} {:>10} {:>10} {:>8} {:>7}",
         "board",
         "policy",
         "playouts",
@@ -240,7 +233,7 @@ fn playout_table(options: &BenchOptions, out: &mut impl Write) -> io::Result<Vec
     let mut heavy_rate = Vec::new();
     for size in SIZES {
         for policy in [Policy::Light, Policy::Heavy] {
-            let line = playouts(size, policy, options.config.knowledge, options.budget);
+            let line = playouts(size, policy, options.budget);
             if policy == Policy::Heavy {
                 heavy_rate.push(rate(line.playouts, line.cpu));
             }
@@ -328,12 +321,7 @@ mod tests {
         let Some(before) = process_cpu() else {
             return; // no /proc: nothing to read
         };
-        let line = playouts(
-            9,
-            Policy::Light,
-            Knowledge::default(),
-            Duration::from_millis(50),
-        );
+        let line = playouts(9, Policy::Light, Duration::from_millis(50));
         let after = process_cpu().unwrap();
         assert!(line.cpu >= Duration::from_millis(50));
         assert!(after - before >= line.cpu);

@@ -4,7 +4,7 @@
 //!
 //! The search's own variables (`GO_POLICY`, `GO_RAVE`, `GO_RAVE_K`, `GO_UCT_C`, `GO_PRIOR`,
 //! `GO_RESIGN`, `GO_REUSE`, `GO_MAX_NODES`, `GO_EXPAND`, `GO_MODEL`, `GO_MODEL_PRIOR`,
-//! `GO_WIDEN`, `GO_LADDER`) are read here too, over the
+//! `GO_WIDEN`) are read here too, over the
 //! constants of [`Config::default`], and checked, so that a typo is an error rather than a
 //! silent default. Each
 //! value a variable or a flag takes is a [`Kind`]: how its text is read and what it expects,
@@ -241,7 +241,6 @@ impl Settings {
         vars.set(&mut c.expand_visits, "GO_EXPAND", EXPAND)?;
         vars.set(&mut c.model_prior, "GO_MODEL_PRIOR", NON_NEGATIVE)?;
         vars.set(&mut c.widening, "GO_WIDEN", SWITCH)?;
-        vars.set(&mut c.knowledge.ladder, "GO_LADDER", SWITCH)?;
         c.model = model(vars.text("GO_MODEL"))?;
         s.config = c;
         Ok(s)
@@ -289,7 +288,6 @@ mod tests {
             ("GO_MAX_NODES", "4096"),
             ("GO_EXPAND", "3"),
             ("GO_LOG", ""),
-            ("GO_LADDER", "1"),
         ])
         .unwrap();
         assert_eq!(s.move_ms, 250);
@@ -302,7 +300,6 @@ mod tests {
         assert_eq!(s.config.resign_threshold, 0.0);
         assert_eq!(s.config.max_nodes, 4096);
         assert_eq!(s.config.expand_visits, 3);
-        assert!(s.config.knowledge.ladder);
     }
 
     #[test]
@@ -350,7 +347,6 @@ mod tests {
             ("GO_MODEL", "/no/such/model.bin"),
             ("GO_MODEL_PRIOR", "-1"),
             ("GO_WIDEN", "yes"),
-            ("GO_LADDER", "x"),
             ("GO_PONDER", "yes"),
         ] {
             let e = env(&[(name, value)]).unwrap_err();

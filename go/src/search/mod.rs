@@ -25,7 +25,7 @@ use crate::board::Board;
 use crate::game::Game;
 use crate::model::{Model, Recent};
 use crate::point::{Color, Move};
-use playout::{Knowledge, Policy};
+use playout::Policy;
 use tree::{NodeId, PASS, ROOT, Tree};
 use uct::{Context, Worker};
 
@@ -114,8 +114,6 @@ pub struct Config {
     pub threads: usize,
     /// The playout policy.
     pub policy: Policy,
-    /// What the heavy playouts know beyond their fixed steps.
-    pub knowledge: Knowledge,
     /// Use the AMAF statistics in selection.
     pub rave: bool,
     /// RAVE's equivalence parameter.
@@ -153,7 +151,6 @@ impl Default for Config {
         Config {
             threads: 1,
             policy: Policy::Heavy,
-            knowledge: Knowledge::default(),
             rave: true,
             rave_equivalence: RAVE_EQUIVALENCE,
             exploration: EXPLORATION,
@@ -504,7 +501,7 @@ impl Search {
         let seeds: Vec<u64> = (0..threads).map(|_| rng.random()).collect();
         let start = Instant::now();
         let work = |seed: u64| {
-            let mut worker = Worker::new(ctx.root, ctx.config, SmallRng::seed_from_u64(seed));
+            let mut worker = Worker::new(ctx.root, SmallRng::seed_from_u64(seed));
             let mut local = 0u64;
             while !stop.load(Ordering::Relaxed) {
                 if done.fetch_add(1, Ordering::Relaxed) >= cap {

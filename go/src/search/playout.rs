@@ -3,8 +3,7 @@
 //! The heavy policy tries, in a fixed order as Pachi's `moggy` and MoGo do:
 //! 1. a capture of the opponent's last stone(s) when they stand in atari, and the rescue of
 //!    own groups next to the last move that it put in atari (by capturing an attacker in
-//!    atari, or by extending when that gains liberties; with the ladder check on, not into
-//!    a ladder that catches the group);
+//!    atari, or by extending when that gains liberties);
 //! 2. a MoGo 3x3 pattern on one of the 8 points around the last move;
 //! 3. a random move.
 //!
@@ -19,7 +18,6 @@ use rand::rngs::SmallRng;
 use super::patterns;
 use super::tree::PASS;
 use crate::board::{Board, EMPTY, stone};
-use crate::model::ladder;
 use crate::point::Color;
 
 /// A self-atari may make a group of at most this many stones: small sacrifices (throw-ins,
@@ -41,31 +39,10 @@ pub enum Policy {
     Heavy,
 }
 
-/// The pieces of knowledge the heavy policy adds to its fixed steps, each a `GO_*` switch
-/// ([`crate::settings`]) so that a match can measure it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Knowledge {
-    /// No escape by extension into a ladder that catches the group (`GO_LADDER`).
-    pub ladder: bool,
-}
-
-/// Scratch space of the policy, one per search thread (kept between
-/// playouts: no allocation per move or per playout). [`Scratch::default`] adds no knowledge.
+/// Scratch space for the policy (kept between playouts: no allocation per move).
 #[derive(Debug, Default)]
 pub struct Scratch {
     candidates: Vec<u16>,
-    /// A board to read ladders on (with the ladder check only).
-    reading: Option<Board>,
-}
-
-impl Scratch {
-    /// Scratch for playouts on boards like `board`, with `knowledge`.
-    pub fn new(board: &Board, knowledge: Knowledge) -> Scratch {
-        Scratch {
-            candidates: Vec::new(),
-            reading: knowledge.ladder.then(|| board.clone()),
-        }
-    }
 }
 
 /// True when `color` at `i` (legal) would make a self-atari of more than
@@ -109,9 +86,8 @@ pub fn random_move(board: &Board, color: Color, policy: Policy, rng: &mut SmallR
 }
 
 /// Pushes the moves that save the group of the own stone at `s` (in atari): capturing a
-/// neighbouring enemy group in atari, or extending when that leaves at least two liberties
-/// (with a `reading` board, not when two liberties are a ladder that catches the group).
-fn escapes(board: &Board, color: Color, s: usize, out: &mut Vec<u16>, reading: Option<&mut Board>) {
+/// neighbouring enemy group in atari, or extending when that leaves at least two liberties.
+fn escapes(board: &Board, color: Color, s: usize, out: &mut Vec<u16>) {
     let head = board.group(s);
     let opp = stone(color.opponent());
     for t in board.group_stones(head) {
@@ -125,16 +101,7 @@ fn escapes(board: &Board, color: Color, s: usize, out: &mut Vec<u16>, reading: O
         }
     }
     let lib = board.first_lib(head);
-    if !board.is_legal(color, lib) {
-        return;
-    }
-    let libs = board.libs_after(color, lib, 3);
-    let caught = |reading: &mut Board| {
-        reading.copy_from(board);
-        reading.play(color, lib);
-        ladder::caught(reading, lib)
-    };
-    if libs >= 3 || (libs == 2 && !reading.is_some_and(caught)) {
+    if board.is_legal(color, lib) && board.libs_after(color, lib, 2) >= 2 {
         out.push(lib as u16);
     }
 }
@@ -160,13 +127,13 @@ fn local_move(
     }
     for n in board.neighbors(last) {
         if board.at(n) == me && board.libs(n) == 1 {
-            escapes(board, color, n, out, scratch.reading.as_mut());
+            escapes(board, color, n, out);
         }
     }
     if !out.is_empty() {
         return Some(usize::from(out[rng.random_range(0..out.len())]));
     }
-    // 2. MoGo's patterns around the last move.
+    // 2. Patterns around the last move.
     let s = board.stride();
     for n in [
         last - s - 1,
@@ -313,31 +280,6 @@ mod tests {
         let mut scratch = Scratch::default();
         let i = choose(&b, Color::Black, Policy::Heavy, &mut rng, &mut scratch);
         assert_eq!(i, at(&b, 3, 2));
-    }
-
-    #[test]
-    fn the_ladder_check_refuses_an_extension_into_a_ladder() {
-        let mut b = Board::new(9).unwrap();
-        let at = |b: &Board, x, y| b.index(Point::new(x, y));
-        for (c, x, y) in [
-            (Color::Black, 3, 3),
-            (Color::White, 2, 3),
-            (Color::White, 3, 2),
-            (Color::White, 4, 4),
-            (Color::White, 3, 4),
-        ] {
-            b.play(c, at(&b, x, y));
-        }
-        // Black's stone is in atari; extending at (4,3) leaves two liberties and a ladder
-        // that runs to the top edge.
-        let stone = at(&b, 3, 3);
-        let mut out = Vec::new();
-        escapes(&b, Color::Black, stone, &mut out, None);
-        assert_eq!(out, [at(&b, 4, 3) as u16]);
-        out.clear();
-        let mut reading = b.clone();
-        escapes(&b, Color::Black, stone, &mut out, Some(&mut reading));
-        assert!(out.is_empty(), "{out:?}");
     }
 
     #[test]

@@ -67,12 +67,12 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// A worker for positions like `root` searched with `config`, with its own random stream.
-    pub fn new(root: &Board, config: &Config, rng: SmallRng) -> Worker {
+    /// A worker for positions like `root`, with its own random stream.
+    pub fn new(root: &Board, rng: SmallRng) -> Worker {
         Worker {
             scratch: root.clone(),
             rng,
-            policy: Scratch::new(root, config.knowledge),
+            policy: Scratch::default(),
             path: Vec::with_capacity(64),
             moves: Vec::with_capacity(4 * root.size() * root.size()),
             first: vec![0; root.len()],
