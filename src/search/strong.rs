@@ -92,12 +92,12 @@ pub fn search<R: RngCore + Clone>(
     }
     work.tree.prepare(limits.memory_bytes);
     let root_tp = ThreatPosition::new(root.clone());
-    let (tables, order) = (UcbTables::new(), centre_first(root.cols()));
+    let order = centre_first(root.cols());
     let learned = learned_for(&mut work.learned, config);
     let mut walk = Walk {
         learned,
         config,
-        tables: &tables,
+        tables: UcbTables::new(),
         order: &order,
         excluded_root_moves,
         model: value_model(root, config),
@@ -146,7 +146,8 @@ pub(super) fn report(tree: &Tree, iterations: u64) -> Option<SearchReport> {
 pub(super) struct Walk<'a, R> {
     pub(super) learned: &'a mut Learned,
     pub(super) config: &'a SearchConfig,
-    pub(super) tables: &'a UcbTables,
+    /// Owned, not shared between threads: one pointer less to follow at every tree level.
+    pub(super) tables: UcbTables,
     /// The order in which a node's children are added (centre first).
     pub(super) order: &'a [u8],
     /// Root moves the endgame solver proved lost (bit per column).
@@ -175,7 +176,7 @@ impl<R: RngCore + Clone> Walk<'_, R> {
     /// `scratch` (left at the leaf) must finish the game, and the depth reached on `path`.
     /// With a learned playout policy on, every move of the path is recorded for
     /// [`Learned::learn`].
-    #[inline]
+    #[inline(always)]
     pub(super) fn descend(
         &mut self,
         tree: &mut Tree,
@@ -230,7 +231,7 @@ impl<R: RngCore + Clone> Walk<'_, R> {
                     return (None, depth);
                 }
             }
-            let child = select_child::<true>(tree, node, config.exploration, self.tables);
+            let child = select_child::<true>(tree, node, config.exploration, &self.tables);
             let col = tree.node(child).col as usize;
             if config.techniques.learns_playout_policy() {
                 self.learned.record_move(scratch.position(), col);
