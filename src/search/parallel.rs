@@ -18,10 +18,10 @@
 //!   the threads, and so the play, is not reproducible with more than one);
 //! - the learned playout policies (last good replies, policy adaptation): they are updated
 //!   after every playout and read at every playout ply, so sharing them would put the
-//!   playouts back under a lock (or need atomics on 600 KB of tables); each thread learns
-//!   from its own iterations instead, about 1/N of the search's. Their tables are kept in
-//!   the [`Workspace`] between searches for their allocation, like the calling thread's.
-//!
+//!   playouts back under a lock (or need atomics on the 320 KB of a thread's tables, most
+//!   of it the pair weights); each thread learns from its own iterations instead, about
+//!   1/N of the search's. Their tables are kept in the [`Workspace`] between searches for
+//!   their allocation, like the calling thread's;
 //! - the UCB1 tables (48 KB, filled in microseconds): read at every tree level, where a
 //!   shared copy would cost a pointer more to follow.
 //!
