@@ -3,7 +3,8 @@
 //! Run: `cargo bench --bench speed` (optionally `-- SECONDS`, default 3 per measurement).
 //! One iteration = one selection, one expansion, exactly one playout, one backup.
 //!
-//! Options after `--`: `SECONDS`; `--profiles a,b` (rows to run, default all five);
+//! Options after `--`: `SECONDS`; `--profiles a,b` (rows to run, default the first three;
+//! `strong-threads:2` is the default search on 2 threads);
 //! `--position N` (only the Nth of [`positions`], from 0); `--tsv` (tab-separated rows
 //! without a header, for `scripts/speed-vs.sh`).
 //!
@@ -91,8 +92,12 @@ fn positions() -> Vec<(&'static str, Position)> {
 /// (GRAVITY4_DISABLE=last-good-reply,policy-adaptation, the default before step 22b),
 /// "strong-ppa" without policy adaptation only (GRAVITY4_DISABLE=policy-adaptation, the
 /// default of step 22b). "strong-switch:LIST" is the default with the `GRAVITY4_DISABLE`
-/// list after the colon (a `+` between names, since rows are comma-separated).
-/// The last two run only when asked for with `--profiles`, as do the switch rows.
+/// list after the colon (a `+` between names, since rows are comma-separated), and
+/// "strong-threads:N" the default on N threads (`GRAVITY4_THREADS=N`: its UCT rates are
+/// the iterations of all threads per wall-clock second and per CPU second of all threads,
+/// the latter from `/proc/self/stat` in 10 ms ticks; its playout columns are one
+/// thread's, as in every row).
+/// The last two run only when asked for with `--profiles`, as do the switch and thread rows.
 const PROFILES: [&str; 5] = [
     "classic",
     "strong",
@@ -157,7 +162,9 @@ fn main() {
         for profile in &profiles {
             let profile = profile.as_str();
             assert!(
-                PROFILES.contains(&profile) || profile.starts_with("strong-switch:"),
+                PROFILES.contains(&profile)
+                    || profile.starts_with("strong-switch:")
+                    || profile.starts_with("strong-threads:"),
                 "unknown profile {profile}"
             );
             let r = measure(&pos, profile, budget, &mut tree, &mut rng);
@@ -197,6 +204,18 @@ fn cpu_ns() -> Option<u64> {
     text.split_whitespace().next()?.parse().ok()
 }
 
+/// Nanoseconds all threads of this process have run on a CPU, joined ones included, if the
+/// kernel tells (`/proc/self/stat`, user and system time in ticks of 1/100 s, Linux's
+/// `USER_HZ`): for the rows that search on several threads.
+fn process_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command's closing parenthesis start at the third, the state;
+    // user and system time are the 14th and 15th.
+    let mut fields = text.rsplit_once(')')?.1.split_whitespace().skip(11);
+    let (user, system): (u64, u64) = (fields.next()?.parse().ok()?, fields.next()?.parse().ok()?);
+    Some((user + system) * 10_000_000)
+}
+
 /// Wall-clock and on-CPU seconds since `start` and `cpu_start`.
 fn elapsed(start: Instant, cpu_start: Option<u64>) -> (f64, f64) {
     let wall = start.elapsed().as_secs_f64();
@@ -220,9 +239,14 @@ fn measure(
         max_iterations: None,
         ..SearchLimits::for_duration(budget, 256 << 20)
     };
+    let threaded = profile.starts_with("strong-threads:");
     let (start, cpu_start) = (Instant::now(), cpu_ns());
+    let process_start = process_cpu_ns();
     let iterations = api::search(pos, tree, profile, &limits, rng);
-    let (wall, cpu) = elapsed(start, cpu_start);
+    let (wall, mut cpu) = elapsed(start, cpu_start);
+    if let (true, Some(a), Some(b)) = (threaded, process_start, process_cpu_ns()) {
+        cpu = (b - a) as f64 * 1e-9;
+    }
     let (uct_rate, uct_cpu_rate) = (iterations as f64 / wall, iterations as f64 / cpu);
 
     let threat_root = ThreatPosition::new(pos.clone());

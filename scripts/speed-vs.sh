@@ -5,9 +5,10 @@
 #
 # Builds the speed bench of COMMIT in a worktree under target/at/COMMIT (as strength.sh's
 # library_at does) with THIS tree's benches/speed.rs copied in (all its library calls are in
-# benches/speed/api.rs; when that does not build against COMMIT, api_before_36.rs (the API
-# from issue 18 to issue 36's pruning) takes its place, then api_before_18.rs (before the
-# restructure of issue 18), both taken with `git show` from commit e74af81, the last change
+# benches/speed/api.rs; when that does not build against COMMIT, the api.rs of commit
+# d102052 (before the strong-threads rows of GRAVITY4_THREADS) takes its place, then
+# api_before_36.rs (the API from issue 18 to issue 36's pruning), then api_before_18.rs (before the
+# restructure of issue 18), those two taken with `git show` from commit e74af81, the last change
 # to them: they left the tree, which builds only api.rs), so both run the same rows on the
 # same four positions, and the working tree's bench.
 # Then, for ROUNDS rounds (default 5), runs each position's classic and strong rows on
@@ -39,6 +40,12 @@ mkdir -p "$dir/benches/speed"
 cp benches/speed.rs "$dir/benches/speed.rs"
 cp benches/speed/api.rs "$dir/benches/speed/api.rs"
 old=$(bench_binary "$dir" || true)
+if [ -z "$old" ]; then
+    # Before GRAVITY4_THREADS there is no `parallel` module for the strong-threads rows.
+    echo "the bench's api.rs does not build at $commit: trying api.rs of commit d102052" >&2
+    git show d102052:benches/speed/api.rs >"$dir/benches/speed/api.rs"
+    old=$(bench_binary "$dir" || true)
+fi
 shims=e74af81
 for api in api_before_36 api_before_18; do
     [ -z "$old" ] || break

@@ -24,7 +24,7 @@ use crate::request::Request;
 use crate::search::endgame::{self, EndgameTable};
 use crate::search::strong::Workspace;
 use crate::search::tree::{NodeKind, ROOT, Tree};
-use crate::search::{Profile, SearchLimits, SearchReport, strong, uct};
+use crate::search::{Profile, SearchLimits, SearchReport, parallel, strong, uct};
 use crate::settings::{ENDGAME_NODES_PER_ITERATION, Settings};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -139,7 +139,12 @@ fn search_strong(
     // A kept tree keeps its statistics; its root children the endgame solver proved lost
     // are marked so selection and the final choice skip them.
     work.tree.mark_root_losses(losing);
-    let report = strong::search(&request.position, losing, work, config, limits, rng);
+    let pos = &request.position;
+    let report = match settings.threads {
+        1 => strong::search(pos, losing, work, config, limits, rng),
+        // Scoped threads, every one joined before this returns (`parallel`'s module doc).
+        threads => parallel::search(pos, losing, work, config, limits, rng, threads),
+    };
     (report, reused)
 }
 

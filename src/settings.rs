@@ -7,6 +7,7 @@
 //! programs; a bad value is reported and its default kept, as the library cannot stop.
 
 use crate::search::config::{ADAPTATION_RATE, MODEL_DEPTH, MODEL_PRIOR, STRONG_EXPLORATION};
+use crate::search::parallel::MAX_THREADS;
 use crate::search::{Profile, SearchConfig, Techniques};
 use envset::{Kind, Vars};
 use std::time::Duration;
@@ -65,6 +66,12 @@ pub const ENV_ITERATIONS: &str = "GRAVITY4_ITERATIONS";
 /// operating system's entropy: with [`ENV_ITERATIONS`], the same position gets the same move.
 pub const ENV_SEED: &str = "GRAVITY4_SEED";
 
+/// Environment variable asking the strong search for N threads over one tree (tree
+/// parallelism with virtual loss, [`crate::search::parallel`]): a whole number in
+/// 1..=[`MAX_THREADS`], 1 by default (the course platform's share of the CPU is unknown, and
+/// the judge runs both players on one machine). `classic` always searches on one.
+pub const ENV_THREADS: &str = "GRAVITY4_THREADS";
+
 /// With a fixed iteration count, the endgame solver's node budget per iteration: a solver
 /// node costs about a tenth of an iteration of the strong search, so 16 gives it roughly the
 /// share of the work [`ENDGAME_SHARE`](crate::session) gives it of the time.
@@ -83,6 +90,8 @@ pub struct Settings {
     pub iterations: Option<u64>,
     /// Seed the search's generator with this instead of the OS ([`ENV_SEED`]).
     pub seed: Option<u64>,
+    /// Threads of the strong search, 1 (the default) to [`MAX_THREADS`] ([`ENV_THREADS`]).
+    pub threads: usize,
     /// The search that plays: [`SearchConfig::strong`] unless the environment says otherwise.
     pub search: SearchConfig,
 }
@@ -104,6 +113,7 @@ impl Settings {
             log: vars.raw(ENV_LOG).is_some_and(|v| v == "1"),
             iterations: reported(vars.get(ENV_ITERATIONS, ITERATIONS)),
             seed: reported(vars.get(ENV_SEED, SEED)),
+            threads: reported(vars.get(ENV_THREADS, THREADS)).unwrap_or(1),
             search: search_config(vars),
         }
     }
@@ -118,6 +128,7 @@ impl Default for Settings {
             log: false,
             iterations: None,
             seed: None,
+            threads: 1,
             search: SearchConfig::strong(),
         }
     }
@@ -139,6 +150,12 @@ const ITERATIONS: Kind<u64> = Kind {
 const SEED: Kind<u64> = Kind {
     expected: "a whole number >= 0",
     parse: |t| t.parse().ok(),
+};
+
+/// [`ENV_THREADS`]: a whole number in 1..=[`MAX_THREADS`].
+const THREADS: Kind<usize> = Kind {
+    expected: "a whole number in 1..=16",
+    parse: |t| t.parse().ok().filter(|n| (1..=MAX_THREADS).contains(n)),
 };
 
 /// [`ENV_PROFILE`]: `strong` or `classic`.
@@ -311,5 +328,21 @@ mod tests {
         }
         let classic = [(ENV_PROFILE, "classic"), (ENV_ADAPTATION_RATE, "1")];
         assert_eq!(search_with(&classic), SearchConfig::classic());
+    }
+
+    #[test]
+    fn threads_are_one_to_sixteen_and_one_by_default() {
+        let threads = |text| Settings::from_vars(&table(&[(ENV_THREADS, text)])).threads;
+        assert_eq!(threads(" 2"), 2);
+        assert_eq!(threads("16"), MAX_THREADS);
+        for bad in ["0", "17", "-1", "2.0", "two", ""] {
+            assert_eq!(threads(bad), 1, "{bad}");
+        }
+        assert_eq!(Settings::default().threads, 1);
+        assert_eq!(Settings::from_vars(&table(&[])).threads, 1);
+        assert_eq!(
+            THREADS.read("0").unwrap_err(),
+            "expected a whole number in 1..=16"
+        );
     }
 }

@@ -9,7 +9,7 @@ use gravity4::search::learned::Learned;
 use gravity4::search::outcome::Outcome;
 use gravity4::search::playout::{tactical_playout, tactical_playout_learned};
 use gravity4::search::strong::{self, Workspace};
-use gravity4::search::{SearchConfig, SearchLimits, Techniques, uct};
+use gravity4::search::{SearchConfig, SearchLimits, Techniques, parallel, uct};
 use gravity4::threats::ThreatPosition;
 use rand::rngs::SmallRng;
 
@@ -19,7 +19,7 @@ pub type Arena = Workspace;
 /// Runs the search of bench row `row` (a name of `PROFILES` in speed.rs) from `pos` and
 /// returns its iterations. "classic" and "strong" are the profiles as they ship; the others
 /// are the strong profile with switches off ("strong-switch:LIST", `GRAVITY4_DISABLE`'s
-/// names).
+/// names) or the default on N threads ("strong-threads:N", `GRAVITY4_THREADS=N`).
 pub fn search(
     pos: &Position,
     arena: &mut Arena,
@@ -41,7 +41,13 @@ pub fn search(
         assert!(unknown.is_empty(), "{unknown:?}");
         config.techniques = techniques;
     }
-    let report = strong::search(pos, 0, arena, &config, limits, rng);
+    let report = match row.strip_prefix("strong-threads:") {
+        Some(n) => {
+            let threads = n.parse().expect("strong-threads:N, N a number of threads");
+            parallel::search(pos, 0, arena, &config, limits, rng, threads)
+        }
+        None => strong::search(pos, 0, arena, &config, limits, rng),
+    };
     report.expect("positions have moves").iterations
 }
 

@@ -25,12 +25,15 @@
 //! - [`uct`]: the classic profile, plain UCT.
 //! - [`strong`]: the strong profile, UCT with proofs (MCTS-solver), tactics and learned
 //!   playouts, and its [`strong::Workspace`] (tree, learned tables, endgame table).
+//! - [`parallel`]: the strong search on several threads over one tree, with virtual loss
+//!   (`GRAVITY4_THREADS`; one thread, the default, runs [`strong`] itself).
 
 pub mod config;
 pub mod endgame;
 pub mod learned;
 pub mod ntuple;
 pub mod outcome;
+pub mod parallel;
 pub mod playout;
 pub mod strong;
 pub mod threat_sequence;

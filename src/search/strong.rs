@@ -51,12 +51,18 @@ pub struct Workspace {
     /// The exact solver's bounds, facts about positions of one board.
     pub endgame: EndgameTable,
     /// The learned playout policies of the last search, kept for their allocation.
-    learned: Option<Learned>,
+    pub(super) learned: Option<Learned>,
+    /// The same for the helper threads of a parallel search ([`super::parallel`]), one
+    /// each.
+    pub(super) helper_learned: Vec<Option<Learned>>,
 }
 
 /// Empty learned tables for `config` in `slot`, reusing the last search's memory when it
 /// fits.
-fn learned_for<'a>(slot: &'a mut Option<Learned>, config: &SearchConfig) -> &'a mut Learned {
+pub(super) fn learned_for<'a>(
+    slot: &'a mut Option<Learned>,
+    config: &SearchConfig,
+) -> &'a mut Learned {
     let (techniques, rate) = (&config.techniques, config.adaptation_rate);
     match slot {
         Some(learned) if learned.is_for(techniques, rate) => learned.clear(),
@@ -86,23 +92,23 @@ pub fn search<R: RngCore + Clone>(
     }
     work.tree.prepare(limits.memory_bytes);
     let root_tp = ThreatPosition::new(root.clone());
+    let order = centre_first(root.cols());
     let learned = learned_for(&mut work.learned, config);
     let mut walk = Walk {
-        tree: &mut work.tree,
         learned,
         config,
         tables: UcbTables::new(),
-        order: centre_first(root.cols()),
+        order: &order,
         excluded_root_moves,
         model: value_model(root, config),
         rng,
     };
+    let tree = &mut work.tree;
     let mut scratch = root_tp.clone();
     let mut path = [ROOT; MAX_PATH];
     let mut iterations = 0u64;
     let start = Instant::now();
     loop {
-        let tree = &*walk.tree;
         let root_proven = tree.node(ROOT).kind != NodeKind::Open;
         let root_moves = || tree.children(ROOT).iter().map(|c| (c.kind, c.visits));
         if time_to_stop(iterations, start, config, limits, root_proven, root_moves) {
@@ -111,14 +117,20 @@ pub fn search<R: RngCore + Clone>(
         iterations += 1;
         scratch.clone_from(&root_tp);
         walk.learned.begin(root.to_move());
-        let (outcome, depth) = walk.descend(&mut scratch, &mut path);
+        let (leaf, depth) = walk.descend(tree, &mut scratch, &mut path);
+        let outcome = leaf.unwrap_or_else(|| walk.playout(&mut scratch));
         if config.techniques.learns_playout_policy() {
             walk.learned.learn(outcome);
         }
-        backup(walk.tree, &path[..=depth], root.to_move(), outcome);
-        prove_upwards(walk.tree, &path[..=depth]);
+        backup(tree, &path[..=depth], root.to_move(), outcome);
+        prove_upwards(tree, &path[..=depth]);
     }
-    let tree = &work.tree;
+    report(tree, iterations)
+}
+
+/// The report of a search that made `iterations` in `tree`; `None` when the root has no
+/// children (the memory cap left no room even for them).
+pub(super) fn report(tree: &Tree, iterations: u64) -> Option<SearchReport> {
     choose(tree).map(|(col, winrate)| SearchReport {
         proof: root_proof(tree),
         col,
@@ -128,25 +140,29 @@ pub fn search<R: RngCore + Clone>(
     })
 }
 
-/// What one iteration's walk reads and writes: the tree, the learned policies, the search's
+/// What one iteration's walk reads and writes besides the tree (which is passed to
+/// [`Walk::descend`], so that threads can share it): the learned policies, the search's
 /// settings and its generator.
-struct Walk<'a, R> {
-    tree: &'a mut Tree,
-    learned: &'a mut Learned,
-    config: &'a SearchConfig,
-    tables: UcbTables,
+pub(super) struct Walk<'a, R> {
+    pub(super) learned: &'a mut Learned,
+    pub(super) config: &'a SearchConfig,
+    /// Owned, not shared between threads: one pointer less to follow at every tree level.
+    pub(super) tables: UcbTables,
     /// The order in which a node's children are added (centre first).
-    order: Vec<u8>,
+    pub(super) order: &'a [u8],
     /// Root moves the endgame solver proved lost (bit per column).
-    excluded_root_moves: u16,
+    pub(super) excluded_root_moves: u16,
     /// With `value-model`, the learned evaluation and the windows of the root's board.
-    model: Option<(&'static Model, Windows)>,
-    rng: &'a mut R,
+    pub(super) model: Option<(&'static Model, Windows)>,
+    pub(super) rng: &'a mut R,
 }
 
 /// The learned evaluation for boards of `root`'s geometry, when `config` asks for it and
 /// the shipped weights passed their checks (otherwise the search runs without it).
-fn value_model(root: &Position, config: &SearchConfig) -> Option<(&'static Model, Windows)> {
+pub(super) fn value_model(
+    root: &Position,
+    config: &SearchConfig,
+) -> Option<(&'static Model, Windows)> {
     if !config.techniques.value_model {
         return None;
     }
@@ -155,35 +171,37 @@ fn value_model(root: &Position, config: &SearchConfig) -> Option<(&'static Model
 }
 
 impl<R: RngCore + Clone> Walk<'_, R> {
-    /// Walks to a new leaf, a proven node or the end of the game, expanding with tactics;
-    /// then finishes with a tactical playout. Returns the outcome and the depth reached on
-    /// `path`. With a learned playout policy on, every move of the path and the playout is
-    /// recorded for [`Learned::learn`].
-    #[inline]
-    fn descend(
+    /// Walks `tree` to a new leaf, a proven node or the end of the game, expanding with
+    /// tactics. Returns the outcome when the walk decided it, `None` when a playout from
+    /// `scratch` (left at the leaf) must finish the game, and the depth reached on `path`.
+    /// With a learned playout policy on, every move of the path is recorded for
+    /// [`Learned::learn`].
+    #[inline(always)]
+    pub(super) fn descend(
         &mut self,
+        tree: &mut Tree,
         scratch: &mut ThreatPosition,
         path: &mut [NodeId; MAX_PATH],
-    ) -> (Outcome, usize) {
+    ) -> (Option<Outcome>, usize) {
         let config = self.config;
         let mut node = ROOT;
         let mut depth = 0;
         loop {
-            let n = *self.tree.node(node);
+            let n = *tree.node(node);
             // The side that moved into `node`: the opposite of the side to move in `scratch`.
             let mover = scratch.position().to_move().other();
             match n.kind {
-                NodeKind::Win => return (Outcome::Win(mover), depth),
-                NodeKind::Loss => return (Outcome::Win(mover.other()), depth),
-                NodeKind::Tie => return (Outcome::Tie, depth),
+                NodeKind::Win => return (Some(Outcome::Win(mover)), depth),
+                NodeKind::Loss => return (Some(Outcome::Win(mover.other())), depth),
+                NodeKind::Tie => return (Some(Outcome::Tie), depth),
                 NodeKind::Open => {}
             }
             if n.child_count == 0 {
                 if n.visits == 0 && node != ROOT {
                     if depth as u32 <= config.model_depth {
-                        self.add_model_prior(node, scratch);
+                        self.add_model_prior(tree, node, scratch);
                     }
-                    return (self.playout(scratch), depth);
+                    return (None, depth);
                 }
                 let tactics = scratch.tactics();
                 let is_root = node == ROOT;
@@ -195,8 +213,8 @@ impl<R: RngCore + Clone> Walk<'_, R> {
                 {
                     // The side to move wins at once or by force: the mover into this node has
                     // lost.
-                    self.tree.node_mut(node).kind = NodeKind::Loss;
-                    return (Outcome::Win(mover.other()), depth);
+                    tree.node_mut(node).kind = NodeKind::Loss;
+                    return (Some(Outcome::Win(mover.other())), depth);
                 }
                 let excluded = self.excluded_root_moves;
                 let candidates = match tactics.candidates() {
@@ -206,15 +224,15 @@ impl<R: RngCore + Clone> Walk<'_, R> {
                 };
                 if candidates == 0 {
                     // Every move lets the opponent win next: the mover into this node has won.
-                    self.tree.node_mut(node).kind = NodeKind::Win;
-                    return (Outcome::Win(mover), depth);
+                    tree.node_mut(node).kind = NodeKind::Win;
+                    return (Some(Outcome::Win(mover)), depth);
                 }
-                if !self.tree.expand_columns(node, &self.order, candidates) {
-                    return (self.playout(scratch), depth);
+                if !tree.expand_columns(node, self.order, candidates) {
+                    return (None, depth);
                 }
             }
-            let child = select_child::<true>(self.tree, node, config.exploration, &self.tables);
-            let col = self.tree.node(child).col as usize;
+            let child = select_child::<true>(tree, node, config.exploration, &self.tables);
+            let col = tree.node(child).col as usize;
             if config.techniques.learns_playout_policy() {
                 self.learned.record_move(scratch.position(), col);
             }
@@ -224,12 +242,12 @@ impl<R: RngCore + Clone> Walk<'_, R> {
             path[depth] = child;
             node = child;
             if won {
-                self.tree.node_mut(child).kind = NodeKind::Win;
-                return (Outcome::Win(mover.other()), depth);
+                tree.node_mut(child).kind = NodeKind::Win;
+                return (Some(Outcome::Win(mover.other())), depth);
             }
             if scratch.position().empty_cells() == 0 {
-                self.tree.node_mut(child).kind = NodeKind::Tie;
-                return (Outcome::Tie, depth);
+                tree.node_mut(child).kind = NodeKind::Tie;
+                return (Some(Outcome::Tie), depth);
             }
         }
     }
@@ -240,21 +258,21 @@ impl<R: RngCore + Clone> Walk<'_, R> {
     /// statistics change, so the prior steers the choice among siblings without biasing
     /// the means above it.
     #[inline]
-    fn add_model_prior(&mut self, node: NodeId, scratch: &ThreatPosition) {
+    fn add_model_prior(&mut self, tree: &mut Tree, node: NodeId, scratch: &ThreatPosition) {
         let Some((model, windows)) = &self.model else {
             return;
         };
         let to_move_wins = model.value(windows, scratch.position());
         let visits = self.config.model_prior;
         let half_points = (2.0 * visits as f32 * (1.0 - to_move_wins)).round() as u32;
-        let n = self.tree.node_mut(node);
+        let n = tree.node_mut(node);
         n.visits += visits;
         n.half_points += half_points;
     }
 
     /// Finishes the game with the playout policy the configuration asks for.
     #[inline(always)]
-    fn playout(&mut self, scratch: &mut ThreatPosition) -> Outcome {
+    pub(super) fn playout(&mut self, scratch: &mut ThreatPosition) -> Outcome {
         let techniques = &self.config.techniques;
         let keep_threats = techniques.keep_threats;
         if techniques.tactical_playouts && techniques.learns_playout_policy() {
@@ -269,7 +287,7 @@ impl<R: RngCore + Clone> Walk<'_, R> {
 
 /// Climbs from the end of `path` proving parents from their children, stopping at the first
 /// node that stays unproven.
-fn prove_upwards(tree: &mut Tree, path: &[NodeId]) {
+pub(super) fn prove_upwards(tree: &mut Tree, path: &[NodeId]) {
     for pair in path.windows(2).rev() {
         let (parent, child) = (pair[0], pair[1]);
         if tree.node(parent).kind != NodeKind::Open {

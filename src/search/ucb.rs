@@ -125,6 +125,28 @@ pub fn backup(tree: &mut Tree, path: &[NodeId], root_mover: Side, outcome: Outco
     }
 }
 
+/// Tree parallelism's virtual loss ([`parallel`](super::parallel)): counts the visit of an
+/// iteration whose playout is still running on every node of its path, with no result yet.
+/// To the side choosing among siblings the path then looks lost once more, so the threads
+/// spread over different leaves; [`backup_results`] adds the result when it comes.
+#[inline]
+pub fn add_virtual_loss(tree: &mut Tree, path: &[NodeId]) {
+    for &id in path {
+        tree.node_mut(id).visits += 1;
+    }
+}
+
+/// [`backup`] for a path whose visits [`add_virtual_loss`] counted already: only the
+/// results are added, so the two together are exactly one [`backup`].
+#[inline]
+pub fn backup_results(tree: &mut Tree, path: &[NodeId], root_mover: Side, outcome: Outcome) {
+    let mut mover = root_mover.other();
+    for &id in path {
+        tree.node_mut(id).half_points += outcome.half_points_for(mover);
+        mover = mover.other();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,5 +198,23 @@ mod tests {
         tree.node_mut(1).kind = NodeKind::Loss;
         assert_eq!(select_child::<true>(&tree, ROOT, 0.5, &tables), 2);
         assert_eq!(select_child::<false>(&tree, ROOT, 0.5, &tables), 1);
+    }
+
+    /// A virtual loss and the results added later come to exactly one backup.
+    #[test]
+    fn a_virtual_loss_then_its_results_is_one_backup() {
+        let mut once = root_with_one_tried(9, 18);
+        let mut twice = root_with_one_tried(9, 18);
+        let path = [ROOT, 1];
+        let outcome = Outcome::Win(Side::Us);
+        backup(&mut once, &path, Side::Us, outcome);
+        add_virtual_loss(&mut twice, &path);
+        assert_eq!(twice.node(1).visits, 10);
+        assert_eq!(twice.node(1).half_points, 18);
+        backup_results(&mut twice, &path, Side::Us, outcome);
+        for id in path {
+            let (a, b) = (once.node(id), twice.node(id));
+            assert_eq!((a.visits, a.half_points), (b.visits, b.half_points));
+        }
     }
 }

@@ -5,7 +5,7 @@
 //! was when the ladder was measured ([`LADDER_SEARCH`]): a yardstick that moved whenever the
 //! library improved could never show the improvement, and the default profile is expected
 //! to beat rung 10. `GRAVITY4_MOVE_MS` still scales every UCT rung; the other `GRAVITY4_*`
-//! search switches do not reach them.
+//! search switches (`GRAVITY4_THREADS` too) do not reach them.
 
 use crate::{fresh_rng, greedy};
 use gravity4::request::Request;
@@ -52,12 +52,14 @@ pub const LADDER_SEARCH: SearchConfig = SearchConfig {
 };
 
 /// `settings` with `permille`/1000 of its budget (at least [`MIN_BUDGET`]) and the search
-/// pinned to [`LADDER_SEARCH`].
+/// pinned to [`LADDER_SEARCH`] on one thread.
 pub fn share(settings: &Settings, permille: u32) -> Settings {
     let budget = (settings.budget * permille / 1000).max(MIN_BUDGET);
     Settings {
         budget,
         search: LADDER_SEARCH,
+        // One thread, as when the ladder was measured, whatever GRAVITY4_THREADS says.
+        threads: 1,
         ..*settings
     }
 }
@@ -106,7 +108,9 @@ mod tests {
             model_prior: 9,
             model_depth: 2,
         };
+        settings.threads = 4;
         let rung = share(&settings, 160);
+        assert_eq!(rung.threads, 1);
         assert_eq!(rung.budget, Duration::from_millis(320));
         assert_eq!(rung.search, LADDER_SEARCH);
         assert_eq!(rung.search.profile, Profile::Strong);
