@@ -19,7 +19,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let depth: u32 = args.first().and_then(|s| s.parse().ok()).unwrap_or(8);
     let mpc = args.iter().any(|a| a == "mpc");
-    let tables = patterns::builtin().expect("built-in tables");
+    let tables = patterns::ByRule::builtin().expect("built-in tables");
     let mut engine = AlphaBeta::with_evaluator(64 << 20, Evaluator::Patterns(tables))
         .with_mpc(mpc.then(Mpc::builtin));
     let (mut nodes, mut positions) = (0u64, 0u32);

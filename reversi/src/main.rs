@@ -351,7 +351,7 @@ fn run_mpc(
     use reversi::search::mpc;
     let start = Instant::now();
     // The fits describe the built-in tables (the ones the engine plays with).
-    let tables = reversi::search::patterns::builtin()?;
+    let tables = reversi::search::patterns::builtin(Rule::Standard)?;
     let records = read_all(data)?;
     println!("{} positions read", records.len());
     let fits = reversi::learned::mpc::fit(&records, config, tables, &mut io::stdout().lock())

@@ -32,7 +32,8 @@ pub const ENV_EVAL_STABILITY: &str = "REVERSI_EVAL_STABILITY";
 /// Experiments: the alphabeta evaluation's 16 weights (see [`Weights::from_values`]).
 pub const ENV_AB_WEIGHTS: &str = "REVERSI_AB_WEIGHTS";
 
-/// Experiments: a pattern weights file for the `learned` engine in place of the built-in one.
+/// Experiments: a pattern weights file for the `learned` engine in place of the built-in
+/// ones (for both rule sets).
 pub const ENV_PATTERNS: &str = "REVERSI_PATTERNS";
 
 /// Multi-ProbCut in the `learned` engine: `on` or `off`.
@@ -100,11 +101,12 @@ impl Settings {
     /// built-in pattern tables are checked first (their header and checksum): a binary whose
     /// tables do not match stops here, with their error, before any default uses them.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Settings, String> {
-        patterns::builtin()?;
+        patterns::ByRule::builtin()?;
         let mut s = Settings::read(&Vars::new(&var)).map_err(|e| e.to_string())?;
         if let Some(path) = var(ENV_PATTERNS).filter(|p| !p.trim().is_empty()) {
-            s.tuning.patterns =
-                patterns::load(path.trim()).map_err(|e| format!("{ENV_PATTERNS}: {e}"))?;
+            s.tuning.patterns = patterns::ByRule::same(
+                patterns::load(path.trim()).map_err(|e| format!("{ENV_PATTERNS}: {e}"))?,
+            );
         }
         Ok(s)
     }

@@ -7,8 +7,18 @@ use std::process::Command;
 use reversi::position::{Color, Position, Rule};
 use reversi::search::patterns::{self, Tables};
 
-/// The held-back sample written by `reversi train fit` beside the shipped tables.
-const HOLDOUT: &str = include_str!("../weights/standard-holdout.txt");
+/// The held-back samples written by `reversi train fit` beside the shipped tables, one per
+/// rule set.
+const HOLDOUTS: [(Rule, &str); 2] = [
+    (
+        Rule::Standard,
+        include_str!("../weights/standard-holdout.txt"),
+    ),
+    (
+        Rule::NoAdjacent,
+        include_str!("../weights/no-adjacent-holdout.txt"),
+    ),
+];
 
 /// The sample's error may exceed the whole test set's by this factor: a few hundred
 /// positions estimate a root-mean-square error to within about 5 % (one standard error is
@@ -26,14 +36,14 @@ struct Holdout {
     positions: Vec<(Position, f64)>,
 }
 
-fn holdout() -> Holdout {
+fn holdout(rule: Rule, text: &str) -> Holdout {
     let mut h = Holdout {
         test_rmse: f64::NAN,
         sample_rmse: f64::NAN,
         checksum: 0,
         positions: Vec::new(),
     };
-    for line in HOLDOUT.lines().filter(|l| !l.starts_with('#')) {
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
         let fields: Vec<&str> = line.split_whitespace().collect();
         match fields[..] {
             ["test_rmse", v] => h.test_rmse = v.parse().unwrap(),
@@ -42,8 +52,7 @@ fn holdout() -> Holdout {
             [own, opp, label] => {
                 let own = u64::from_str_radix(own, 16).unwrap();
                 let opp = u64::from_str_radix(opp, 16).unwrap();
-                let pos =
-                    Position::from_parts(own, opp, Color::Black, None, Rule::Standard).unwrap();
+                let pos = Position::from_parts(own, opp, Color::Black, None, rule).unwrap();
                 h.positions.push((pos, label.parse().unwrap()));
             }
             _ => panic!("unexpected holdout line {line:?}"),
@@ -66,28 +75,56 @@ fn errors(tables: &Tables, sample: &[(Position, f64)]) -> (f64, f64) {
 
 #[test]
 fn the_built_in_tables_meet_their_validation_error_on_held_back_positions() {
-    let h = holdout();
-    let tables = patterns::builtin().expect("the built-in tables pass their checks");
-    assert_eq!(
-        tables.checksum(),
-        h.checksum,
-        "the sample belongs to other tables"
-    );
-    assert!(h.positions.len() >= 200, "{}", h.positions.len());
-    let (rmse, zero) = errors(tables, &h.positions);
-    // The shipped tables are the ones the sample was measured on...
-    assert!(
-        (rmse - h.sample_rmse).abs() < 0.01,
-        "{rmse} vs {}",
-        h.sample_rmse
-    );
-    // ...within the training's test error, and far better than knowing nothing.
-    assert!(
-        rmse <= SAMPLE_TOLERANCE * h.test_rmse,
-        "{rmse} vs {}",
-        h.test_rmse
-    );
-    assert!(rmse <= BETTER_THAN_ZERO * zero, "{rmse} vs {zero}");
+    for (rule, text) in HOLDOUTS {
+        let h = holdout(rule, text);
+        let tables = patterns::builtin(rule).expect("the built-in tables pass their checks");
+        assert_eq!(
+            tables.checksum(),
+            h.checksum,
+            "{rule:?}: the sample belongs to other tables"
+        );
+        assert!(h.positions.len() >= 200, "{rule:?}: {}", h.positions.len());
+        let (rmse, zero) = errors(tables, &h.positions);
+        // The shipped tables are the ones the sample was measured on...
+        assert!(
+            (rmse - h.sample_rmse).abs() < 0.01,
+            "{rule:?}: {rmse} vs {}",
+            h.sample_rmse
+        );
+        // ...within the training's test error, and far better than knowing nothing.
+        assert!(
+            rmse <= SAMPLE_TOLERANCE * h.test_rmse,
+            "{rule:?}: {rmse} vs {}",
+            h.test_rmse
+        );
+        assert!(
+            rmse <= BETTER_THAN_ZERO * zero,
+            "{rule:?}: {rmse} vs {zero}"
+        );
+    }
+}
+
+#[test]
+fn each_rule_set_scores_with_its_own_tables() {
+    let by_rule = patterns::ByRule::builtin().unwrap();
+    let (standard, no_adjacent) = (by_rule.standard, by_rule.no_adjacent);
+    assert_ne!(standard.checksum(), no_adjacent.checksum());
+    for (rule, text) in HOLDOUTS {
+        let (own, other) = match rule {
+            Rule::Standard => (standard, no_adjacent),
+            Rule::NoAdjacent => (no_adjacent, standard),
+        };
+        let mut differ = 0;
+        for (pos, _) in holdout(rule, text).positions {
+            let moves = pos.move_mask();
+            assert_eq!(by_rule.evaluate(&pos, moves), own.evaluate(&pos, moves));
+            differ += usize::from(own.evaluate(&pos, moves) != other.evaluate(&pos, moves));
+        }
+        assert!(
+            differ > 100,
+            "{rule:?}: only {differ} positions tell the tables apart"
+        );
+    }
 }
 
 #[test]

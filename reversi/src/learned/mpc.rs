@@ -13,7 +13,7 @@ use super::data::Record;
 use crate::search::Engine;
 use crate::search::alphabeta::{AlphaBeta, Evaluator};
 use crate::search::mpc::{Fit, MIN_DEEP, MIN_SAMPLES, shallow_depth};
-use crate::search::patterns::{self, Tables};
+use crate::search::patterns::{self, ByRule, Tables};
 
 /// The searching engine's table: the searches are a few hundred thousand nodes.
 const TABLE_BYTES: usize = 16 << 20;
@@ -44,7 +44,8 @@ pub fn fit(
     let mut order: Vec<usize> = (0..records.len()).collect();
     order.shuffle(&mut SmallRng::seed_from_u64(config.seed));
     let mut taken = [0usize; patterns::STAGES];
-    let mut engine = AlphaBeta::with_evaluator(TABLE_BYTES, Evaluator::Patterns(tables));
+    let mut engine =
+        AlphaBeta::with_evaluator(TABLE_BYTES, Evaluator::Patterns(ByRule::same(tables)));
     // Per sampled position: its phase and its scores by depth.
     let mut samples: Vec<(usize, Vec<Option<i32>>)> = Vec::new();
     for i in order {
@@ -162,7 +163,7 @@ mod tests {
         let mut bytes = Vec::new();
         generate(&config, &mut bytes).unwrap();
         let records = read_records(&bytes[..]).unwrap();
-        let tables = patterns::builtin().unwrap();
+        let tables = patterns::builtin(Rule::Standard).unwrap();
         let mpc = MpcConfig {
             seed: 1,
             per_stage: 40,

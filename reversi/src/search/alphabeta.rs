@@ -18,7 +18,7 @@ use std::time::Instant;
 use super::endgame::{self, Solver};
 use super::heuristic::{self, Weights};
 use super::mpc::Mpc;
-use super::patterns::Tables;
+use super::patterns::ByRule;
 use super::{Engine, Limits, Proof, SearchReport};
 use crate::bitboard::Square;
 use crate::position::{Move, Position};
@@ -118,8 +118,9 @@ const SQUARE_ORDER: [u8; 64] = {
 pub enum Evaluator {
     /// The hand-set phased features of [`heuristic`] (the `alphabeta` profile).
     Heuristic(Weights),
-    /// The learned pattern tables of [`super::patterns`] (the `learned` profile).
-    Patterns(&'static Tables),
+    /// The learned pattern tables of [`super::patterns`] (the `learned` profile), the
+    /// position's rule picking its set.
+    Patterns(ByRule),
 }
 
 impl Evaluator {

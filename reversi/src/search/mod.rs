@@ -197,8 +197,9 @@ pub struct Tuning {
     pub strong: mcts::Config,
     /// The `alphabeta` engine's evaluation weights.
     pub alphabeta: heuristic::Weights,
-    /// The `learned` engine's pattern tables (built in, or `REVERSI_PATTERNS`).
-    pub patterns: &'static patterns::Tables,
+    /// The `learned` engine's pattern tables, per rule set (built in, or `REVERSI_PATTERNS`
+    /// for both).
+    pub patterns: patterns::ByRule,
     /// Multi-ProbCut in the `learned` engine ([`mpc`]; its fits describe that evaluation).
     pub mpc: bool,
 }
@@ -210,7 +211,7 @@ impl Default for Tuning {
             alphabeta: heuristic::Weights::DEFAULT,
             // The program checks the built-in tables first and stops with their error
             // (Settings::from_env); a test checks them too.
-            patterns: patterns::builtin().expect("the built-in pattern tables are valid"),
+            patterns: patterns::ByRule::builtin().expect("the built-in pattern tables are valid"),
             // Kept: SPRT at 200 ms, +191 Elo (reversi/README.md).
             mpc: true,
         }

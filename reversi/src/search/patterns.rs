@@ -13,7 +13,7 @@
 //! for the side to move.
 //!
 //! The tables are fitted by `reversi train fit` ([`crate::learned`]) and ship inside the
-//! binary ([`builtin`]), in the [`Tables::parse`] format: a header that names the layout and a
+//! binary ([`builtin`], one set per rule set), in the [`Tables::parse`] format: a header that names the layout and a
 //! checksum of the weights, checked at start-up; `REVERSI_PATTERNS` names another file for
 //! experiments ([`crate::settings`]).
 
@@ -21,7 +21,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use crate::bitboard;
-use crate::position::Position;
+use crate::position::{Position, Rule};
 
 /// The patterns, each an ordered list of (row, column) squares.
 pub const PATTERNS: [&[(u8, u8)]; 11] = [
@@ -474,16 +474,68 @@ impl Tables {
     }
 }
 
-/// The tables that ship inside the binary (fitted by `scripts/reversi-train.sh`).
-const BUILTIN: &[u8] = include_bytes!("../../weights/standard.bin");
+/// The tables that ship inside the binary, one set per rule set (fitted by
+/// `scripts/reversi-train.sh` on each rule's own games: the house rule changes which shapes
+/// are safe, so it gets tables of its own).
+const BUILTIN_STANDARD: &[u8] = include_bytes!("../../weights/standard.bin");
+/// The `no-adjacent` rule set's tables (see [`BUILTIN_STANDARD`]).
+const BUILTIN_NO_ADJACENT: &[u8] = include_bytes!("../../weights/no-adjacent.bin");
 
-/// The built-in tables, checked once; the error names what did not match.
-pub fn builtin() -> Result<&'static Tables, String> {
-    static TABLES: OnceLock<Result<Tables, String>> = OnceLock::new();
-    TABLES
-        .get_or_init(|| Tables::parse(BUILTIN).map_err(|e| format!("built-in {e}")))
+/// The built-in tables of `rule`, checked once; the error names the file and what did not
+/// match.
+pub fn builtin(rule: Rule) -> Result<&'static Tables, String> {
+    static TABLES: [OnceLock<Result<Tables, String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let (slot, bytes, name) = match rule {
+        Rule::Standard => (0, BUILTIN_STANDARD, "standard"),
+        Rule::NoAdjacent => (1, BUILTIN_NO_ADJACENT, "no-adjacent"),
+    };
+    TABLES[slot]
+        .get_or_init(|| Tables::parse(bytes).map_err(|e| format!("built-in {name} {e}")))
         .as_ref()
         .map_err(Clone::clone)
+}
+
+/// The tables the `learned` engine scores with, one set per rule set; the position's rule
+/// picks them, so one engine plays either rule.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ByRule {
+    /// For [`Rule::Standard`].
+    pub standard: &'static Tables,
+    /// For [`Rule::NoAdjacent`].
+    pub no_adjacent: &'static Tables,
+}
+
+impl ByRule {
+    /// The built-in tables of both rule sets, checked.
+    pub fn builtin() -> Result<ByRule, String> {
+        Ok(ByRule {
+            standard: builtin(Rule::Standard)?,
+            no_adjacent: builtin(Rule::NoAdjacent)?,
+        })
+    }
+
+    /// One set for both rule sets (an experiment's `REVERSI_PATTERNS`).
+    pub fn same(tables: &'static Tables) -> ByRule {
+        ByRule {
+            standard: tables,
+            no_adjacent: tables,
+        }
+    }
+
+    /// The tables of `rule`.
+    #[inline]
+    pub fn get(&self, rule: Rule) -> &'static Tables {
+        match rule {
+            Rule::Standard => self.standard,
+            Rule::NoAdjacent => self.no_adjacent,
+        }
+    }
+
+    /// The score of `pos` (not over) by its rule's tables ([`Tables::evaluate`]).
+    #[inline]
+    pub fn evaluate(&self, pos: &Position, moves: u64) -> i32 {
+        self.get(pos.rule()).evaluate(pos, moves)
+    }
 }
 
 /// Tables read from the file at `path` (for experiments), kept for the program's life.
@@ -496,7 +548,7 @@ pub fn load(path: &str) -> Result<&'static Tables, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::{Color, Rule};
+    use crate::position::Color;
 
     #[test]
     fn layout_has_46_instances_and_halved_tables() {
@@ -556,6 +608,6 @@ mod tests {
         bytes[8] += 1;
         assert!(Tables::parse(&bytes).unwrap_err().contains("layout"));
         assert!(Tables::parse(b"RVPAT01").unwrap_err().contains("header"));
-        assert!(builtin().is_ok());
+        assert!(ByRule::builtin().is_ok());
     }
 }
