@@ -48,8 +48,9 @@ pub const EXPLORATION: f32 = 0.0;
 pub const PRIOR_EVEN: f32 = 20.0;
 
 /// The move model's weight in the priors: a move of probability `p` gets `MODEL_PRIOR √p`
-/// virtual wins ([`prior`]). `GO_MODEL_PRIOR` overrides it.
-pub const MODEL_PRIOR: f32 = 40.0;
+/// virtual wins ([`prior`]). 80 beat 40 by +43 ± 32 Elo on 9x9 at 200 ms a move (SPRT H1
+/// after 211 pairs, go/README.md). `GO_MODEL_PRIOR` overrides it.
+pub const MODEL_PRIOR: f32 = 80.0;
 
 /// Resign when the chosen move wins less often than this... (`GO_RESIGN`; 0 never resigns).
 pub const RESIGN_THRESHOLD: f64 = 0.1;
