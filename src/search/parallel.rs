@@ -28,11 +28,11 @@
 //! What is shared read-only: the root, the settings, the order of expansion and the
 //! learned evaluation's weights.
 //!
-//! The helpers are scoped threads ([`std::thread::scope`]): every one is joined before
-//! [`search`] returns, so nothing outlives the call (a runner that gives up on a slow call
+//! The helpers are scoped threads ([`std::thread::scope`]): every one is joined (its OS
+//! thread, not only its closure) before [`search`] returns, so nothing outlives the call (a runner that gives up on a slow call
 //! leaves no thread behind). A panic in any thread raises a flag the others read at their
-//! next turn at the mutex (or poisons it), so they stop at once; the scope then re-raises
-//! the panic in the caller, where the C boundary catches it and plays its fallback move as
+//! next turn at the mutex (or poisons it), so they stop at once; the first panic is then
+//! re-raised in the caller, where the C boundary catches it and plays its fallback move as
 //! for any other panic, and the session discards the half-updated tree.
 
 use super::learned::Learned;
@@ -44,6 +44,7 @@ use super::{SearchConfig, SearchLimits, SearchReport, time_to_stop};
 use crate::position::{Position, centre_first};
 use crate::threats::ThreatPosition;
 use rand::{RngCore, SeedableRng};
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
@@ -95,11 +96,27 @@ pub fn search<R: RngCore + Clone + SeedableRng + Send>(
     };
     let slots = work.helper_learned.iter_mut().zip(helper_rngs.iter_mut());
     std::thread::scope(|scope| {
-        for (slot, helper_rng) in slots {
-            let search = &search;
-            scope.spawn(move || search.run(learned_for(slot, config), helper_rng));
+        let helpers: Vec<_> = slots
+            .map(|(slot, helper_rng)| {
+                let search = &search;
+                scope.spawn(move || search.run(learned_for(slot, config), helper_rng))
+            })
+            .collect();
+        let own = panic::catch_unwind(AssertUnwindSafe(|| {
+            search.run(learned_for(&mut work.learned, config), rng)
+        }));
+        // Joined by hand: the scope alone waits only until each helper's closure returns,
+        // and its OS thread may still be exiting after the call (a test saw one); a join
+        // waits for the thread itself, so none runs once `search` returns.
+        let mut raised = own.err();
+        for helper in helpers {
+            if let Err(payload) = helper.join() {
+                raised.get_or_insert(payload);
+            }
         }
-        search.run(learned_for(&mut work.learned, config), rng);
+        if let Some(payload) = raised {
+            panic::resume_unwind(payload);
+        }
     });
     // No thread panicked (the scope would have re-raised it), so the lock is not poisoned.
     let shared = search
