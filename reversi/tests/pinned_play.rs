@@ -99,6 +99,6 @@ fn learned_plays_its_pinned_moves() {
         Rule::NoAdjacent,
         20_000,
         24,
-        "d3 c5 f6 e3 c3 f3 f5 d2 c4 b5 f2 f4 e2 c2 g5 d1 g3 e6 b4 g4 g6 h5 b3 e7",
+        "d3 c5 f6 d2 c4 f3 d6 c3 b6 d7 e3 c6 b4 f5 e2 c2 d1 a6 g3 a5 b3 c1 a4 f2",
     );
 }
