@@ -29,8 +29,8 @@
 //! learned evaluation's weights.
 //!
 //! The helpers are scoped threads ([`std::thread::scope`]): every one is joined (its OS
-//! thread, not only its closure) before [`search`] returns, so nothing outlives the call (a runner that gives up on a slow call
-//! leaves no thread behind). A panic in any thread raises a flag the others read at their
+//! thread, not only its closure) before [`search`] returns, so nothing outlives the call
+//! (a runner that gives up on a slow call leaves no thread behind). A panic in any thread raises a flag the others read at their
 //! next turn at the mutex (or poisons it), so they stop at once; the first panic is then
 //! re-raised in the caller, where the C boundary catches it and plays its fallback move as
 //! for any other panic, and the session discards the half-updated tree.
@@ -118,7 +118,7 @@ pub fn search<R: RngCore + Clone + SeedableRng + Send>(
             panic::resume_unwind(payload);
         }
     });
-    // No thread panicked (the scope would have re-raised it), so the lock is not poisoned.
+    // No thread panicked (its panic would have been re-raised), so the lock is not poisoned.
     let shared = search
         .shared
         .into_inner()
